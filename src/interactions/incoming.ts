@@ -1,0 +1,106 @@
+import type { APIEmbed, APIInteractionResponseCallbackData } from 'discord.js';
+
+/** A file attached to a command option (`/corpus add file:`), as Discord describes it. */
+export interface AttachmentOption {
+  kind: 'attachment';
+  id: string;
+  filename: string;
+  url: string;
+  size: number;
+  contentType: string | null;
+}
+
+/** One option value as the user gave it, before the command's zod schema has validated it. */
+export type RawOptionValue = string | number | boolean | AttachmentOption;
+
+/**
+ * Options of a command, flattened: `{ question: 'who?', limit: 2 }`. A subcommand (and its group) is
+ * given as the reserved keys `subcommand` and `subcommandGroup`, so one zod schema can validate both.
+ */
+export type RawOptions = Record<string, RawOptionValue>;
+
+/** The message a button was pressed on, as much of it as the bot needs to rebuild its state. */
+export interface SourceMessage {
+  id: string;
+  content: string;
+  embeds: APIEmbed[];
+}
+
+/** What every interaction carries about who sent it and where. */
+interface IncomingBase {
+  /** Discord's interaction id (unique per interaction, useful in logs). */
+  id: string;
+  userId: string;
+  /** Null in direct messages. */
+  guildId: string | null;
+  /** The member's role ids in the guild; empty in direct messages. */
+  memberRoleIds: string[];
+  /**
+   * The member's permissions in the channel (Discord's computed bitfield, Administrator implying all);
+   * null in direct messages.
+   */
+  memberPermissions: bigint | null;
+}
+
+/** A slash command: `/ask question:...`. */
+export interface ChatInputIncoming extends IncomingBase {
+  kind: 'chat-input';
+  commandName: string;
+  options: RawOptions;
+}
+
+/** The user is typing an option that has autocomplete. */
+export interface AutocompleteIncoming extends IncomingBase {
+  kind: 'autocomplete';
+  commandName: string;
+  options: RawOptions;
+  focused: { name: string; value: string };
+}
+
+/** A press on one of the bot's buttons. */
+export interface ButtonIncoming extends IncomingBase {
+  kind: 'button';
+  customId: string;
+  message: SourceMessage;
+}
+
+/** A message context-menu command ("Find coverage") on someone's message. */
+export interface MessageContextMenuIncoming extends IncomingBase {
+  kind: 'message-context-menu';
+  commandName: string;
+  targetMessage: SourceMessage;
+}
+
+/** Every interaction the bot handles, whatever transport brought it (gateway, HTTP, console). */
+export type IncomingInteraction =
+  | ChatInputIncoming
+  | AutocompleteIncoming
+  | ButtonIncoming
+  | MessageContextMenuIncoming;
+
+/** The reply payload sent to Discord, already rendered and within Discord's limits. */
+export type ReplyPayload = APIInteractionResponseCallbackData;
+
+/** One autocomplete suggestion (name shown, value sent; both at most 100 characters). */
+export interface AutocompleteChoice {
+  name: string;
+  value: string;
+}
+
+/**
+ * How a transport answers one interaction. Each transport implements it (discord.js, the HTTP
+ * endpoint's response and webhook follow-ups, the console's printer). The dispatcher calls at most one
+ * of `reply`, `defer`, `update`, `autocomplete` first, then `editReply` only after `defer`.
+ */
+export interface Responder {
+  /** Answer with a new message (callback type 4). */
+  reply(payload: ReplyPayload): Promise<void>;
+  /** Acknowledge now and answer later with `editReply` (callback type 5); `ephemeral` is fixed here. */
+  defer(options: { ephemeral: boolean }): Promise<void>;
+  /** Replace the deferred reply's "thinking..." with the answer (webhook PATCH `@original`). */
+  editReply(payload: ReplyPayload): Promise<void>;
+  /** Replace the message a button was pressed on (callback type 7). */
+  update(payload: ReplyPayload): Promise<void>;
+  /** Answer an autocomplete request (callback type 8). */
+  autocomplete(choices: AutocompleteChoice[]): Promise<void>;
+}
