@@ -1,0 +1,137 @@
+import { type APIInteractionResponse, InteractionResponseType, MessageFlags } from 'discord.js';
+import type { AutocompleteChoice, ReplyPayload, Responder } from '../../interactions/incoming.ts';
+import type { WebhookClient } from './webhook-client.ts';
+
+/** How the interaction was first answered, which decides where later calls go. */
+export type FirstResponse = 'replied' | 'deferred' | 'updated' | 'autocompleted';
+
+export interface HttpResponderOptions {
+  /** `application_id` and `token` of the interaction, for the webhook routes. */
+  applicationId: string;
+  token: string;
+  webhook: WebhookClient;
+  /**
+   * Sends the HTTP response; resolves once it has been handed to the socket, so a webhook call that
+   * edits it can never reach Discord before it.
+   */
+  respond: (body: APIInteractionResponse) => Promise<void>;
+}
+
+/**
+ * The `Responder` of the HTTP endpoint. The first call becomes the HTTP response to Discord's POST;
+ * later calls go through the interaction webhook (`PATCH …/messages/@original`, `POST` follow-ups).
+ * Every message goes out with `allowed_mentions: { parse: [] }` whatever the caller passed: replies
+ * quote untrusted corpus text, and this is the last place to make sure nothing in it pings anyone.
+ */
+export class HttpResponder implements Responder {
+  readonly #options: HttpResponderOptions;
+  #first: FirstResponse | undefined;
+  /** Ephemerality fixed by the deferred response, which a later edit cannot change. */
+  #deferredEphemeral = false;
+  /** Set when `autoDefer` acknowledged for the caller: its later reply is an edit, not a follow-up. */
+  #autoDeferred = false;
+  #sent: Promise<void> | undefined;
+
+  constructor(options: HttpResponderOptions) {
+    this.#options = options;
+  }
+
+  /** How the interaction was first answered, or `undefined` while the HTTP response is still open. */
+  get firstResponse(): FirstResponse | undefined {
+    return this.#first;
+  }
+
+  async reply(payload: ReplyPayload): Promise<void> {
+    if (this.#first === undefined) {
+      return this.#respond('replied', {
+        type: InteractionResponseType.ChannelMessageWithSource,
+        data: safe(payload),
+      });
+    }
+    await this.#sent;
+    const { applicationId, token, webhook } = this.#options;
+    if (this.#autoDeferred) {
+      this.#autoDeferred = false;
+      if (isEphemeral(payload) === this.#deferredEphemeral) {
+        await webhook.editOriginal(applicationId, token, safe(payload));
+        return;
+      }
+      // A private answer after a public "thinking…": remove that, and say it privately instead.
+      await webhook.deleteOriginal(applicationId, token);
+    }
+    await webhook.followUp(applicationId, token, safe(payload));
+  }
+
+  async defer(options: { ephemeral: boolean }): Promise<void> {
+    if (this.#first !== undefined) {
+      if (this.#autoDeferred) return;
+      throw new Error('Newsdesk: defer() after the interaction was already answered');
+    }
+    this.#deferredEphemeral = options.ephemeral;
+    return this.#respond('deferred', {
+      type: InteractionResponseType.DeferredChannelMessageWithSource,
+      data: options.ephemeral ? { flags: MessageFlags.Ephemeral } : {},
+    });
+  }
+
+  async editReply(payload: ReplyPayload): Promise<void> {
+    if (this.#first === undefined)
+      throw new Error('Newsdesk: editReply() before the interaction was answered');
+    this.#autoDeferred = false;
+    await this.#sent;
+    const { applicationId, token, webhook } = this.#options;
+    await webhook.editOriginal(applicationId, token, safe(payload));
+  }
+
+  async update(payload: ReplyPayload): Promise<void> {
+    if (this.#first === undefined) {
+      return this.#respond('updated', { type: InteractionResponseType.UpdateMessage, data: safe(payload) });
+    }
+    this.#autoDeferred = false;
+    await this.#sent;
+    // After a deferred update (type 6), `@original` is the message the button was on.
+    const { applicationId, token, webhook } = this.#options;
+    await webhook.editOriginal(applicationId, token, safe(payload));
+  }
+
+  async autocomplete(choices: AutocompleteChoice[]): Promise<void> {
+    if (this.#first !== undefined) return; // Too late: Discord has already been told there are none.
+    return this.#respond('autocompleted', {
+      type: InteractionResponseType.ApplicationCommandAutocompleteResult,
+      data: { choices },
+    });
+  }
+
+  /**
+   * Acknowledges an interaction whose handler is taking too long, before Discord's 3-second deadline
+   * fails it: a deferred message for commands, a deferred update for buttons, no choices for
+   * autocomplete. The handler's later answer is then delivered through the webhook.
+   */
+  async autoDefer(kind: 'message' | 'update' | 'autocomplete'): Promise<void> {
+    if (this.#first !== undefined) return;
+    if (kind === 'autocomplete') return this.autocomplete([]);
+    this.#autoDeferred = true;
+    if (kind === 'update') {
+      return this.#respond('deferred', { type: InteractionResponseType.DeferredMessageUpdate });
+    }
+    this.#deferredEphemeral = false;
+    return this.#respond('deferred', {
+      type: InteractionResponseType.DeferredChannelMessageWithSource,
+      data: {},
+    });
+  }
+
+  #respond(first: FirstResponse, body: APIInteractionResponse): Promise<void> {
+    this.#first = first;
+    this.#sent = this.#options.respond(body);
+    return this.#sent;
+  }
+}
+
+function isEphemeral(payload: ReplyPayload): boolean {
+  return (Number(payload.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
+}
+
+function safe(payload: ReplyPayload): ReplyPayload {
+  return { ...payload, allowed_mentions: { parse: [] } };
+}

@@ -1,0 +1,97 @@
+/** Discord answered a webhook request with an error status. */
+export class WebhookError extends Error {
+  override name = 'WebhookError';
+  constructor(
+    readonly method: string,
+    readonly route: string,
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`Newsdesk: webhook ${method} ${route} failed with HTTP ${status}: ${body.slice(0, 300)}`);
+  }
+}
+
+export interface WebhookClientOptions {
+  /** Discord's REST base URL without version, as `DISCORD_API_BASE` holds it. */
+  apiBase: string;
+  /**
+   * REST API version appended to `apiBase`, as discord.js does with the same setting.
+   * @default 10
+   */
+  apiVersion?: number;
+  /**
+   * Retries of a request Discord rate-limited (HTTP 429), each after the `retry_after` it asks for.
+   * @default 2
+   */
+  maxRetries?: number;
+  /** Stands in for global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/** The longest wait a 429 may impose before we give up; the interaction token lives 15 minutes. */
+const MAX_RETRY_WAIT_MS = 5_000;
+
+/**
+ * The interaction webhook routes: editing the original response and sending follow-ups once the
+ * HTTP response has gone out. They are authorised by the interaction token alone, no bot token.
+ */
+export class WebhookClient {
+  readonly #base: string;
+  readonly #maxRetries: number;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: WebhookClientOptions) {
+    this.#base = `${options.apiBase.replace(/\/+$/, '')}/v${options.apiVersion ?? 10}`;
+    this.#maxRetries = options.maxRetries ?? 2;
+    this.#fetch = options.fetch ?? fetch;
+  }
+
+  /** `PATCH /webhooks/{application}/{token}/messages/@original`. */
+  editOriginal(applicationId: string, token: string, message: object): Promise<unknown> {
+    return this.#send('PATCH', `/webhooks/${applicationId}/${token}/messages/@original`, message);
+  }
+
+  /** `DELETE /webhooks/{application}/{token}/messages/@original`. */
+  deleteOriginal(applicationId: string, token: string): Promise<unknown> {
+    return this.#send('DELETE', `/webhooks/${applicationId}/${token}/messages/@original`);
+  }
+
+  /** `POST /webhooks/{application}/{token}`: a follow-up message. */
+  followUp(applicationId: string, token: string, message: object): Promise<unknown> {
+    return this.#send('POST', `/webhooks/${applicationId}/${token}`, message);
+  }
+
+  async #send(method: string, route: string, body?: object): Promise<unknown> {
+    const url = `${this.#base}${route}`;
+    const init: RequestInit = { method };
+    if (body !== undefined) {
+      init.headers = { 'content-type': 'application/json' };
+      init.body = JSON.stringify(body);
+    }
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.#fetch(url, init);
+      const text = await response.text();
+      if (response.ok) return text.length > 0 ? JSON.parse(text) : undefined;
+      const wait = response.status === 429 ? retryAfterMs(text) : undefined;
+      // The route names the token, which is a credential for 15 minutes: keep it out of errors and logs.
+      const shownRoute = route.replace(/\/webhooks\/(\d+)\/[^/]+/, '/webhooks/$1/:token');
+      if (wait === undefined || attempt >= this.#maxRetries || wait > MAX_RETRY_WAIT_MS) {
+        throw new WebhookError(method, shownRoute, response.status, text);
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+function retryAfterMs(body: string): number | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed === 'object' && parsed !== null && 'retry_after' in parsed) {
+      const seconds = Number(parsed.retry_after);
+      if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+    }
+  } catch {
+    // Not JSON: treat as not retryable.
+  }
+  return undefined;
+}
