@@ -1,0 +1,105 @@
+import type {
+  ContextMenuCommandBuilder,
+  RESTPostAPIApplicationCommandsJSONBody,
+  SlashCommandBuilder,
+  SlashCommandOptionsOnlyBuilder,
+  SlashCommandSubcommandsOnlyBuilder,
+} from 'discord.js';
+import type { z } from 'zod';
+import type { Config } from '../config.ts';
+import type {
+  AutocompleteChoice,
+  AutocompleteIncoming,
+  ButtonIncoming,
+  ChatInputIncoming,
+  MessageContextMenuIncoming,
+  ReplyPayload,
+} from './incoming.ts';
+import type { LibraryView } from './library-view.ts';
+import type { Logger } from './logger.ts';
+
+/** What every command handler may use. Commands know nothing of transports. */
+export interface CommandContext {
+  /** The corpus being served; read `library.engine` per request (a reload swaps it). */
+  library: LibraryView;
+  config: Config;
+  logger: Logger;
+  /** When this process started, for `/about`'s uptime. */
+  startedAt: Date;
+  /** Clock, for tests. */
+  now(): Date;
+}
+
+/** Who may run a command or press a button. */
+export type Access = 'everyone' | 'moderators';
+
+/** A command's Discord definition: a discord.js builder (anything with `name` and `toJSON()`). */
+export type CommandData =
+  | SlashCommandBuilder
+  | SlashCommandOptionsOnlyBuilder
+  | SlashCommandSubcommandsOnlyBuilder
+  | ContextMenuCommandBuilder
+  | { readonly name: string; toJSON(): RESTPostAPIApplicationCommandsJSONBody };
+
+/** What a button handler returns: replace the message the button is on, or answer with a new one. */
+export type ButtonResult = { update: ReplyPayload } | { reply: ReplyPayload };
+
+export interface ButtonHandler {
+  /**
+   * Who may press it (checked in code; anyone who can see a message can press its buttons).
+   * @default 'everyone'
+   */
+  access?: Access;
+  /** Counts against the user's question rate limit. @default false */
+  rateLimited?: boolean;
+  /**
+   * @param args - the custom_id after `<prefix>:`, split on `:` (a last part may itself contain `:`
+   * only if the handler joins them back).
+   */
+  execute(
+    ctx: CommandContext,
+    args: string[],
+    interaction: ButtonIncoming,
+  ): Promise<ButtonResult> | ButtonResult;
+}
+
+/**
+ * One Discord command: its definition, the schema of its options, and its handler. A module in
+ * `commands/` default-exports one, `satisfies Command<typeof Options>`.
+ */
+export interface Command<Options extends z.ZodType = z.ZodType> {
+  data: CommandData;
+  /** Validates the raw options (subcommands arrive as the `subcommand` key). Bad options never reach `execute`. */
+  options: Options;
+  /**
+   * Who may run it; `moderators` is checked in code by `isModerator` (see permissions.ts).
+   * @default 'everyone'
+   */
+  access?: Access;
+  /** Counts against the per-user question rate limit. @default false */
+  rateLimited?: boolean;
+  /**
+   * `always` acknowledges at once and edits the reply later (for work that may outlast Discord's
+   * 3-second window, like a reload); `auto` defers only if the handler has not finished in time.
+   * @default 'auto'
+   */
+  defer?: 'always' | 'auto';
+  /** Whether the reply (and so a deferral) is visible only to the user. @default () => false */
+  isPrivate?(options: z.infer<Options>): boolean;
+  execute(
+    ctx: CommandContext,
+    options: z.infer<Options>,
+    interaction: ChatInputIncoming | MessageContextMenuIncoming,
+  ): Promise<ReplyPayload> | ReplyPayload;
+  /** Suggestions for the focused option; must be fast (Discord waits 3 seconds, users far less). */
+  autocomplete?(
+    ctx: CommandContext,
+    focused: { name: string; value: string },
+    interaction: AutocompleteIncoming,
+  ): Promise<AutocompleteChoice[]> | AutocompleteChoice[];
+  /** Button handlers keyed by custom_id prefix (`ask:more` handles `ask:more:3:3`). Prefixes are global. */
+  buttons?: Record<string, ButtonHandler>;
+}
+
+/** Any command, whatever its options. */
+export type AnyCommand = Command<z.ZodType>;

@@ -1,0 +1,233 @@
+import type { AnyCommand, CommandContext } from './command.ts';
+import { isUserError, UserError } from './errors.ts';
+import type {
+  AutocompleteIncoming,
+  ButtonIncoming,
+  ChatInputIncoming,
+  IncomingInteraction,
+  MessageContextMenuIncoming,
+  ReplyPayload,
+  Responder,
+} from './incoming.ts';
+import { isModerator } from './permissions.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import type { CommandRegistry } from './registry.ts';
+import { ephemeral, finalizeChoices, finalizeReply } from './render/payload.ts';
+
+/** Everything the dispatcher needs besides the interaction: the commands' context plus its own state. */
+export interface DispatchContext extends CommandContext {
+  commands: CommandRegistry;
+  rateLimiter: RateLimiter;
+  /**
+   * How long a command with `defer: 'auto'` may run before the dispatcher defers it, in milliseconds.
+   * Discord drops an interaction not acknowledged within 3 seconds.
+   * @default 2000
+   */
+  deferAfterMs?: number;
+}
+
+/** How one interaction ended, for logs and metrics (`requests by command and outcome`). */
+export interface DispatchOutcome {
+  /** Command name, button prefix, or `unknown`. */
+  name: string;
+  outcome: 'ok' | 'user-error' | 'error' | 'ignored';
+  /** The UserError code when `outcome` is `user-error`. */
+  code?: string;
+}
+
+/** Shown privately for any unexpected failure; the details go to the log, never to the user. */
+export const APOLOGY =
+  'Sorry, something went wrong while answering that. It has been logged; please try again later.';
+
+/**
+ * The single entry point for every transport: validates, checks permission and the rate limit,
+ * defers slow work, runs the command and sends its reply through `responder`. Never throws and never
+ * rejects: every failure ends as a private message to the user and, when unexpected, a log line.
+ */
+export async function dispatchInteraction(
+  incoming: IncomingInteraction,
+  responder: Responder,
+  ctx: DispatchContext,
+): Promise<DispatchOutcome> {
+  const state = { acknowledged: false, deferred: false };
+  const name = nameOf(incoming, ctx);
+  try {
+    switch (incoming.kind) {
+      case 'chat-input':
+      case 'message-context-menu':
+        await runCommand(incoming, responder, ctx, state);
+        break;
+      case 'autocomplete':
+        await runAutocomplete(incoming, responder, ctx);
+        state.acknowledged = true;
+        break;
+      case 'button':
+        await runButton(incoming, responder, ctx, state);
+        break;
+    }
+    return { name, outcome: 'ok' };
+  } catch (error) {
+    if (incoming.kind === 'autocomplete') {
+      ctx.logger.error('autocomplete failed', { ...describe(incoming), error });
+      await attempt(ctx, () => responder.autocomplete([]));
+      return { name, outcome: 'error' };
+    }
+    const expected = isUserError(error);
+    if (expected)
+      ctx.logger.info('refused', { ...describe(incoming), code: error.code, reason: error.message });
+    else ctx.logger.error('interaction failed', { ...describe(incoming), error });
+    const payload = finalizeReply(ephemeral({ content: expected ? error.message : APOLOGY }));
+    await attempt(ctx, () => (state.deferred ? responder.editReply(payload) : responder.reply(payload)));
+    return expected ? { name, outcome: 'user-error', code: error.code } : { name, outcome: 'error' };
+  }
+}
+
+async function runCommand(
+  incoming: ChatInputIncoming | MessageContextMenuIncoming,
+  responder: Responder,
+  ctx: DispatchContext,
+  state: { acknowledged: boolean; deferred: boolean },
+): Promise<void> {
+  const command = ctx.commands.command(incoming.commandName);
+  if (!command)
+    throw new UserError(
+      'unknown-command',
+      `I don't know the command \`${incoming.commandName}\`; it may have been removed.`,
+    );
+  checkAccess(command.access, incoming, ctx, commandLabel(incoming));
+  const options = parseOptions(command, incoming.kind === 'chat-input' ? incoming.options : {});
+  if (command.rateLimited) checkRate(incoming.userId, ctx);
+  const isPrivate = command.isPrivate?.(options) ?? false;
+  const finish = (reply: ReplyPayload) => finalizeReply(isPrivate ? ephemeral(reply) : reply);
+
+  if (command.defer === 'always') {
+    await responder.defer({ ephemeral: isPrivate });
+    state.deferred = true;
+    await responder.editReply(finish(await command.execute(ctx, options, incoming)));
+    return;
+  }
+  const work = settle(async () => command.execute(ctx, options, incoming));
+  const early = await Promise.race([work, delay(ctx.deferAfterMs ?? 2000)]);
+  if (early) {
+    if ('error' in early) throw early.error;
+    await responder.reply(finish(early.value));
+    return;
+  }
+  await responder.defer({ ephemeral: isPrivate });
+  state.deferred = true;
+  const late = await work;
+  if ('error' in late) throw late.error;
+  await responder.editReply(finish(late.value));
+}
+
+async function runAutocomplete(
+  incoming: AutocompleteIncoming,
+  responder: Responder,
+  ctx: DispatchContext,
+): Promise<void> {
+  const command = ctx.commands.command(incoming.commandName);
+  if (!command?.autocomplete) {
+    await responder.autocomplete([]);
+    return;
+  }
+  const choices = await command.autocomplete(ctx, incoming.focused, incoming);
+  await responder.autocomplete(finalizeChoices(choices));
+}
+
+async function runButton(
+  incoming: ButtonIncoming,
+  responder: Responder,
+  ctx: DispatchContext,
+  state: { acknowledged: boolean; deferred: boolean },
+): Promise<void> {
+  const found = ctx.commands.button(incoming.customId);
+  if (!found) throw new UserError('unknown-button', 'This button no longer works; run the command again.');
+  checkAccess(found.handler.access, incoming, ctx, 'this button');
+  if (found.handler.rateLimited) checkRate(incoming.userId, ctx);
+  const result = await found.handler.execute(ctx, found.args, incoming);
+  if ('update' in result) await responder.update(finalizeReply(result.update));
+  else await responder.reply(finalizeReply(result.reply));
+  state.acknowledged = true;
+}
+
+function checkAccess(
+  access: AnyCommand['access'],
+  incoming: IncomingInteraction,
+  ctx: DispatchContext,
+  what: string,
+): void {
+  if ((access ?? 'everyone') === 'everyone') return;
+  if (isModerator(incoming, ctx.config.MODERATOR_ROLE_IDS)) return;
+  const rule = ctx.config.MODERATOR_ROLE_IDS.length > 0 ? 'a moderator role' : 'the Manage Server permission';
+  throw new UserError(
+    'forbidden',
+    `Only moderators can use ${what}: it needs ${rule}${incoming.guildId ? '' : ' in a server'}.`,
+  );
+}
+
+function checkRate(userId: string, ctx: DispatchContext): void {
+  const waitMs = ctx.rateLimiter.take(userId);
+  if (waitMs > 0) {
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new UserError(
+      'rate-limited',
+      `You're asking faster than I can keep up with. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
+    );
+  }
+}
+
+function parseOptions(command: AnyCommand, raw: Record<string, unknown>): unknown {
+  const parsed = command.options.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const option = issue?.path.join('.') || 'options';
+  throw new UserError(
+    'bad-option',
+    `The \`${option}\` option is not valid: ${issue?.message ?? 'unexpected value'}.`,
+  );
+}
+
+function nameOf(incoming: IncomingInteraction, ctx: DispatchContext): string {
+  if (incoming.kind === 'button') return ctx.commands.button(incoming.customId)?.prefix ?? 'unknown';
+  return ctx.commands.command(incoming.commandName) ? incoming.commandName : 'unknown';
+}
+
+function commandLabel(incoming: ChatInputIncoming | MessageContextMenuIncoming): string {
+  return incoming.kind === 'chat-input' ? `\`/${incoming.commandName}\`` : `"${incoming.commandName}"`;
+}
+
+/** What a log line needs to find the interaction again, without the user's full text. */
+function describe(incoming: IncomingInteraction): Record<string, unknown> {
+  return {
+    interaction: incoming.id,
+    kind: incoming.kind,
+    user: incoming.userId,
+    guild: incoming.guildId,
+    ...(incoming.kind === 'button' ? { customId: incoming.customId } : { command: incoming.commandName }),
+    ...(incoming.kind === 'chat-input' || incoming.kind === 'autocomplete'
+      ? { options: incoming.options }
+      : {}),
+  };
+}
+
+async function attempt(ctx: DispatchContext, send: () => Promise<void>): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    ctx.logger.error('could not send the error reply', { error });
+  }
+}
+
+type Settled<T> = { value: T } | { error: unknown };
+
+async function settle<T>(run: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { value: await run() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}

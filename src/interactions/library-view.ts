@@ -1,0 +1,40 @@
+import type { Article, Passage } from '../corpus/article.ts';
+import type { Answer, AnswerOptions } from '../search/answer.ts';
+
+/**
+ * The part of the core's `Engine` the commands use. Declared here, structurally, so the command layer
+ * depends on a narrow contract rather than the whole class; the real `Engine` satisfies it.
+ */
+export interface EngineView {
+  readonly version: string;
+  readonly passageCount: number;
+  answer(question: string, options?: AnswerOptions): Answer;
+  articles(): readonly Article[];
+  article(id: string): Article | undefined;
+  passage(citation: string): { article: Article; passage: Passage } | undefined;
+  context(
+    citation: string,
+    radius?: number,
+  ): { article: Article; passages: Passage[]; focus: number } | undefined;
+  closestHeadlines(question: string, limit?: number): Article[];
+  suggestArticles(text: string, limit?: number): Article[];
+  suggestCitations(text: string, limit?: number): { citation: string; preview: string }[];
+}
+
+/** The part of the core's `Library` the commands use: read `engine` per request, never cache it. */
+export interface LibraryView {
+  readonly engine: EngineView;
+  readonly loadedAt: Date;
+}
+
+/**
+ * A library that can reload its corpus. The corpus-lifecycle work adds `reload()` to `Library`; the
+ * command checks for it at run time so it works with or without that work.
+ */
+export interface Reloadable {
+  reload(): Promise<unknown>;
+}
+
+export function isReloadable(library: LibraryView): library is LibraryView & Reloadable {
+  return typeof (library as Partial<Reloadable>).reload === 'function';
+}

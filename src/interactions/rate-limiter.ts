@@ -1,0 +1,48 @@
+/**
+ * Per-user sliding-window limit on questions: at most `limit` within `windowMs`. In memory, per
+ * process: each shard or HTTP replica counts on its own, which bounds load per process (its purpose)
+ * while a determined user spread over replicas gets at most `limit` x replicas.
+ */
+export class RateLimiter {
+  readonly #limit: number;
+  readonly #windowMs: number;
+  readonly #now: () => number;
+  readonly #hits = new Map<string, number[]>();
+
+  constructor(options: {
+    /** Questions allowed per window. */
+    limit: number;
+    /** Window length in milliseconds. */
+    windowMs: number;
+    /** Clock, for tests. @default Date.now */
+    now?: () => number;
+  }) {
+    this.#limit = options.limit;
+    this.#windowMs = options.windowMs;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Records one question by `key` if allowed. Returns 0 when allowed, otherwise how many milliseconds
+   * until the oldest question in the window expires.
+   */
+  take(key: string): number {
+    const now = this.#now();
+    const recent = (this.#hits.get(key) ?? []).filter((time) => now - time < this.#windowMs);
+    if (recent.length >= this.#limit) {
+      this.#hits.set(key, recent);
+      return this.#windowMs - (now - recent[0]!);
+    }
+    recent.push(now);
+    this.#hits.set(key, recent);
+    if (this.#hits.size > 10_000) this.#sweep(now);
+    return 0;
+  }
+
+  /** Forgets users with no question in the window, so memory stays bounded by active users. */
+  #sweep(now: number): void {
+    for (const [key, times] of this.#hits) {
+      if (times.every((time) => now - time >= this.#windowMs)) this.#hits.delete(key);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import type { AnyCommand, ButtonHandler } from './command.ts';
+
+/** The bot's commands, looked up by name and by button custom_id prefix. */
+export class CommandRegistry {
+  readonly #byName = new Map<string, AnyCommand>();
+  readonly #buttons: { prefix: string; handler: ButtonHandler }[] = [];
+
+  /** Throws if two commands share a name or two button handlers share a prefix: a wiring mistake. */
+  constructor(commands: readonly AnyCommand[]) {
+    for (const command of commands) {
+      const name = command.data.name;
+      if (this.#byName.has(name)) throw new Error(`CommandRegistry: duplicate command name "${name}"`);
+      this.#byName.set(name, command);
+      for (const [prefix, handler] of Object.entries(command.buttons ?? {})) {
+        if (this.#buttons.some((entry) => entry.prefix === prefix)) {
+          throw new Error(`CommandRegistry: duplicate button prefix "${prefix}"`);
+        }
+        this.#buttons.push({ prefix, handler });
+      }
+    }
+    // Longest prefix first, so `ask:more` wins over a hypothetical `ask`.
+    this.#buttons.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  get all(): readonly AnyCommand[] {
+    return [...this.#byName.values()];
+  }
+
+  command(name: string): AnyCommand | undefined {
+    return this.#byName.get(name);
+  }
+
+  /** The handler for a custom_id and the custom_id's arguments after its prefix. */
+  button(customId: string): { prefix: string; handler: ButtonHandler; args: string[] } | undefined {
+    for (const { prefix, handler } of this.#buttons) {
+      if (customId === prefix) return { prefix, handler, args: [] };
+      if (customId.startsWith(`${prefix}:`))
+        return { prefix, handler, args: customId.slice(prefix.length + 1).split(':') };
+    }
+    return undefined;
+  }
+
+  /** The JSON bodies to register with Discord (`PUT /applications/{id}/commands`). */
+  definitions() {
+    return this.all.map((command) => command.data.toJSON());
+  }
+}

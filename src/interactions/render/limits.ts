@@ -1,0 +1,23 @@
+/**
+ * Discord's documented limits on what a bot may send. A payload over any of them is rejected with a
+ * 400, so the renderer cuts everything to fit and `payloadViolations` lets tests prove it did.
+ */
+export const Limits = {
+  content: 2000,
+  embeds: 10,
+  embedTotal: 6000,
+  embedTitle: 256,
+  embedDescription: 4096,
+  embedFields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footerText: 2048,
+  authorName: 256,
+  actionRows: 5,
+  buttonsPerRow: 5,
+  customId: 100,
+  buttonLabel: 80,
+  autocompleteChoices: 25,
+  choiceName: 100,
+  choiceValue: 100,
+} as const;
