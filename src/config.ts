@@ -1,0 +1,88 @@
+import 'dotenv/config';
+import { z } from 'zod';
+
+/** A comma-separated list in one variable, e.g. `MODERATOR_ROLE_IDS=123,456`. */
+const idList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id.length > 0),
+  )
+  .pipe(z.array(z.string().regex(/^\d{5,25}$/, 'each id must be a Discord snowflake (digits only)')));
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .default('')
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * Every setting the bot reads from the environment (and `.env`). This is the only module that reads
+ * `process.env`; `.env.example` documents each variable.
+ */
+export const EnvSchema = z.object({
+  /** Bot token. Without it `npm start` opens the local console instead of connecting to Discord. */
+  DISCORD_TOKEN: z.string().min(1).optional(),
+  /** Application (client) id, needed to register commands and for webhook follow-ups. */
+  DISCORD_APPLICATION_ID: z
+    .string()
+    .regex(/^\d{5,25}$/, 'must be a Discord snowflake (digits only)')
+    .optional(),
+  /** Register commands to this guild only (instant, for development) instead of globally. */
+  DISCORD_GUILD_ID: z
+    .string()
+    .regex(/^\d{5,25}$/, 'must be a Discord snowflake (digits only)')
+    .optional(),
+  /** The application's Ed25519 public key, hex, as the developer portal shows it (HTTP endpoint). */
+  DISCORD_PUBLIC_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
+    .optional(),
+  /** Discord's REST base URL; point it at a stand-in for tests. The gateway URL is asked of it. */
+  DISCORD_API_BASE: z.url().default('https://discord.com/api'),
+  /** Folder of articles, or one `.jsonl` file. */
+  CORPUS_PATH: z.string().min(1).default('corpus'),
+  /** Where the built index is persisted for fast starts. Empty disables the cache. */
+  INDEX_CACHE_DIR: z.string().default('.cache'),
+  /** Role ids allowed to change the corpus, checked in code on top of Discord's permission gate. */
+  MODERATOR_ROLE_IDS: idList,
+  /** Channel that receives a line for every corpus change. */
+  AUDIT_CHANNEL_ID: z
+    .string()
+    .regex(/^\d{5,25}$/, 'must be a Discord snowflake (digits only)')
+    .optional(),
+  /** Questions one user may ask per window before being asked to wait. */
+  RATE_LIMIT_QUESTIONS: z.coerce.number().int().min(1).max(1000).default(5),
+  /** The rate-limit window, in seconds. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Port of the HTTP interactions endpoint (`npm run start:http`). */
+  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Reload when files under the corpus folder change (debounced). */
+  WATCH_CORPUS: boolean,
+  /** Run under discord.js's ShardingManager with this many shards (`auto` lets Discord decide). */
+  SHARDS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+/** A setting that is missing or malformed; the message names the variable and what is wrong. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment; throws `ConfigError` listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings in .env mean "unset", as they do for most tools that read .env files.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  // discord.js's ShardingManager starts each shard with SHARDS=<its shard id>: that one is not ours.
+  if (env.SHARDING_MANAGER === 'true') delete present.SHARDS;
+  const parsed = EnvSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map(
+    (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,
+  );
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,154 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import type { Article, Corpus } from './article.ts';
+import { ARTICLE_EXTENSIONS, buildArticle, makeCorpus, parseArticleFile } from './parse-article.ts';
+import { CorpusError, type CorpusProblem } from './problems.ts';
+
+export { makeCorpus, parseArticleFile } from './parse-article.ts';
+export { CorpusError, type CorpusProblem, formatProblem } from './problems.ts';
+
+/**
+ * Metadata read from a JSON Lines record (the shape of `../shared/data/*\/*.jsonl`); other fields are
+ * ignored. Newswire dumps hold headline-only items (empty `text`: an article with no passages), items
+ * without a headline (the first line of `text` stands in, as in a `.txt` file) and empty records
+ * (skipped: there is nothing to cite).
+ */
+const JSONL_FIELDS = ['title', 'publisher', 'url', 'published', 'author', 'language'] as const;
+
+/** Decodes UTF-8 strictly, so that a file in another encoding is refused instead of quoted garbled. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decode(file: string, bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new CorpusError([{ file, line: 1, message: 'file is not valid UTF-8 text' }]);
+  }
+}
+
+/** Records parsed between two yields to the event loop, so a large import does not stall the bot. */
+const RECORDS_PER_SLICE = 500;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Parses a JSON Lines file of `{id, title, text, ...}` records into articles, or lists every problem. */
+export async function parseJsonl(file: string, text: string): Promise<Article[]> {
+  const articles: Article[] = [];
+  const problems: CorpusProblem[] = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    if (i % RECORDS_PER_SLICE === RECORDS_PER_SLICE - 1) await yieldToEventLoop();
+    if (line.trim() === '') continue;
+    const lineNumber = i + 1;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      problems.push({ file, line: lineNumber, message: 'not valid JSON' });
+      continue;
+    }
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+      problems.push({ file, line: lineNumber, message: 'record must be a JSON object' });
+      continue;
+    }
+    const fields = record as Record<string, unknown>;
+    const id = typeof fields.id === 'number' ? String(fields.id) : fields.id;
+    if (typeof id !== 'string') {
+      problems.push({ file, line: lineNumber, message: 'id is required (a string or number)' });
+      continue;
+    }
+    if (typeof fields.text !== 'string') {
+      problems.push({ file, line: lineNumber, message: 'text is required (a string)' });
+      continue;
+    }
+    const meta = Object.fromEntries(
+      JSONL_FIELDS.filter((key) => fields[key] != null).map((key) => [key, fields[key]]),
+    );
+    const body = fields.text;
+    if (meta.title === undefined || meta.title === '') {
+      const lines = body.split('\n').map((l) => l.trim());
+      const first = lines.findIndex((l) => l !== '');
+      if (first < 0) continue;
+      meta.title = lines[first]!.slice(0, 300);
+    }
+    try {
+      articles.push(
+        buildArticle(id, `${file}:${lineNumber}`, meta, body, {
+          file,
+          keyLines: new Map(JSONL_FIELDS.map((key) => [key, lineNumber])),
+          bodyLine: lineNumber,
+          emptyBodyAllowed: true,
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof CorpusError)) throw error;
+      problems.push(...error.problems.map((problem) => ({ ...problem, line: lineNumber })));
+    }
+  }
+  if (problems.length > 0) throw new CorpusError(problems);
+  return articles;
+}
+
+async function readSource(path: string, name: string): Promise<Article[]> {
+  const text = decode(name, await readFile(path));
+  return extname(name).toLowerCase() === '.jsonl'
+    ? await parseJsonl(name, text)
+    : [parseArticleFile(name, text)];
+}
+
+/**
+ * Files of a corpus folder that hold articles. Hidden files are skipped: the corpus store writes new
+ * articles to hidden temporary files before renaming them into place.
+ */
+export function isCorpusFile(name: string): boolean {
+  if (name.startsWith('.')) return false;
+  const extension = extname(name).toLowerCase();
+  return extension === '.jsonl' || (ARTICLE_EXTENSIONS as readonly string[]).includes(extension);
+}
+
+/**
+ * Loads and validates a whole corpus: a folder of article files (`.md`, `.txt`, `.jsonl`) or one
+ * `.jsonl` file. Throws `CorpusError` listing every problem in every file; never returns part of a
+ * corpus.
+ */
+export async function loadCorpus(path: string): Promise<Corpus> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(path);
+  } catch {
+    throw new CorpusError([{ file: path, line: 1, message: 'no such file or folder' }]);
+  }
+  const sources = info.isDirectory()
+    ? (await readdir(path))
+        .filter(isCorpusFile)
+        .sort()
+        .map((name) => ({ path: join(path, name), name: join(path, name) }))
+    : [{ path, name: path }];
+  if (sources.length === 0) throw new CorpusError([{ file: path, line: 1, message: 'no articles found' }]);
+
+  const problems: CorpusProblem[] = [];
+  const articles: Article[] = [];
+  const seen = new Map<string, string>();
+  for (const source of sources) {
+    try {
+      for (const article of await readSource(source.path, source.name)) {
+        const first = seen.get(article.id);
+        if (first !== undefined) {
+          const line = Number(/:(\d+)$/.exec(article.source)?.[1] ?? 1);
+          problems.push({
+            file: source.name,
+            line,
+            message: `article id "${article.id}" is also used by ${first}`,
+          });
+          continue;
+        }
+        seen.set(article.id, article.source);
+        articles.push(article);
+      }
+    } catch (error) {
+      if (!(error instanceof CorpusError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  if (problems.length > 0) throw new CorpusError(problems);
+  return makeCorpus(articles);
+}

@@ -1,0 +1,90 @@
+import { stemmer } from 'stemmer';
+import { STOP_WORDS } from './stop-words.ts';
+
+/** A term of a text with where its word stands, for highlighting and proximity. */
+export interface Token {
+  /** The analysed term, as indexed (folded, stemmed). */
+  term: string;
+  start: number;
+  end: number;
+  /** Ordinal of the word in the text, counting stop words, so distances between terms are real. */
+  position: number;
+}
+
+// Letters and digits, joined by an apostrophe, a hyphen, or (between digits) a comma or point:
+// "Bouchart's", "co-operation", "18,000", "5.93", "U.S".
+const WORD = /[\p{L}\p{N}]+(?:(?:['’‘`´-]|[.,](?=\p{N})|\.(?=\p{L}\.))[\p{L}\p{N}]+)*\.?/gu;
+const COMBINING_MARKS = /\p{M}+/gu;
+
+/**
+ * Folds a word for matching: lower case, accents removed (Téteghem = Teteghem), typographic apostrophes
+ * made plain. Length is not preserved; fold words, not whole texts whose offsets matter.
+ */
+export function fold(word: string): string {
+  return word
+    .normalize('NFKD')
+    .replace(COMBINING_MARKS, '')
+    .toLowerCase()
+    .replace(/[’‘`´]/g, "'");
+}
+
+// Stemming is the costliest step of analysis and news repeats its words, so stems are remembered.
+const stemCache = new Map<string, string>();
+const STEM_CACHE_LIMIT = 200_000;
+
+function stem(word: string): string {
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = /\d/.test(word) || word.length <= 3 ? word : stemmer(word);
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/**
+ * The terms one raw word contributes: none for a stop word; a number without its thousands separators
+ * ("18,000" = "18000"); both the parts and the whole of a hyphenated word ("co-operation" matches
+ * "cooperation" and "operation").
+ */
+export function termsOfWord(raw: string): string[] {
+  let word = fold(raw);
+  if (word.endsWith('.')) {
+    if (!/^(?:\p{L}\.)+$/u.test(word)) word = word.slice(0, -1);
+  }
+  if (/^\d[\d,]*(?:\.\d+)?$/.test(word)) return [word.replace(/,/g, '')];
+  if (/^(?:\p{L}\.)+\p{L}?\.?$/u.test(word)) return [word.replace(/\./g, '')]; // U.S. = us, never a stop word
+  word = word.replace(/'s$/, '').replace(/'$/, '');
+  const parts = word.split('-').map((part) => part.replace(/'/g, ''));
+  const terms: string[] = [];
+  for (const part of parts) {
+    if (part.length > 0 && !STOP_WORDS.has(part)) terms.push(stem(part));
+  }
+  if (parts.length > 1) {
+    const whole = parts.join('');
+    if (!STOP_WORDS.has(whole)) terms.push(stem(whole));
+  }
+  return terms;
+}
+
+/** Analyses a text into terms with offsets. Stop words advance the position but yield no token. */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let position = 0;
+  for (const match of text.matchAll(WORD)) {
+    const raw = match[0];
+    const start = match.index;
+    for (const term of termsOfWord(raw)) tokens.push({ term, start, end: start + raw.length, position });
+    position++;
+  }
+  return tokens;
+}
+
+/** The analysed terms of a text, in order, repeats kept: what the index counts. */
+export function analyze(text: string): string[] {
+  const terms: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    for (const term of termsOfWord(match[0])) terms.push(term);
+  }
+  return terms;
+}

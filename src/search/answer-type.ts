@@ -1,0 +1,47 @@
+/** What kind of fact a question asks for, read from its wording. */
+export type AnswerType = 'person' | 'quantity' | 'time' | 'place' | 'other';
+
+/** Reads the answer type from the question's opening words ("who", "how much", "when", "where"). */
+export function answerTypeOf(question: string): AnswerType {
+  const q = question.toLowerCase();
+  if (
+    /\b(?:how (?:much|many|long|far|old|big|large|often)|what (?:amount|number|percentage|price|sum)|cost)\b/.test(
+      q,
+    )
+  ) {
+    return 'quantity';
+  }
+  if (/\b(?:who|whom|whose)\b/.test(q)) return 'person';
+  if (/\b(?:when|what (?:year|day|date|time|month))\b/.test(q)) return 'time';
+  if (/\b(?:where|what (?:country|city|town|place))\b/.test(q)) return 'place';
+  return 'other';
+}
+
+const MONTHS =
+  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec';
+const TIME = new RegExp(
+  `\\b(?:(?:${MONTHS})\\.?\\s+\\d|\\d{1,2}\\s+(?:${MONTHS})|(?:in|since|until|by|from)\\s+(?:${MONTHS}|\\d{4})|\\d{4}\\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|today|tomorrow|last (?:week|month|year|night)|\\d{1,2}(?::\\d{2})?\\s*[ap]\\.?m\\b)`,
+  'i',
+);
+const QUANTITY =
+  /(?:[$£€¥]\s?\d|\d[\d,.]*\s*(?:%|percent|per cent|million|billion|thousand|mln|bn|m\b|k\b|dollars|pounds|euros|dlrs|people|years?|times)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|dozens?)\b|\b\d[\d,.]*\b)/i;
+// Two capitalised words in a row ("Franck Dhersin") or a title and a name ("Mr Dershin").
+const PERSON =
+  /(?:\b(?:Mr|Mrs|Ms|Dr|President|Mayor|Minister|Sen|Gov|Prof)\.?\s+\p{Lu}|\p{Lu}[\p{Ll}'’-]+\s+\p{Lu}[\p{Ll}'’-]+)/u;
+const PLACE = /\b(?:in|at|from|near|to)\s+(?:the\s+)?\p{Lu}[\p{Ll}-]+/u;
+
+/** Whether a piece of text contains something of the kind the question asks for. */
+export function mentionsAnswerType(text: string, type: AnswerType): boolean {
+  switch (type) {
+    case 'person':
+      return PERSON.test(text);
+    case 'quantity':
+      return QUANTITY.test(text);
+    case 'time':
+      return TIME.test(text);
+    case 'place':
+      return PLACE.test(text);
+    case 'other':
+      return false;
+  }
+}

@@ -1,0 +1,430 @@
+import MiniSearch, {
+  type AsPlainObject,
+  type Options,
+  type SearchOptions,
+  type SearchResult,
+} from 'minisearch';
+import type { Article, Corpus, Passage } from '../corpus/article.ts';
+import { analyze, fold } from './analyze.ts';
+import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
+import { answerTypeOf, mentionsAnswerType } from './answer-type.ts';
+import { proximity } from './proximity.ts';
+import { pickQuote } from './quote.ts';
+import { RANKING, type RankingWeights } from './ranking.ts';
+import { sameFact, termSet } from './same-fact.ts';
+
+/** A document as MiniSearch sees it: fields hold terms already analysed, joined by spaces. */
+interface IndexedDoc {
+  id: string;
+  text: string;
+  title: string;
+}
+
+/**
+ * Questions are cut to this length before analysis: a pasted essay is still answered, from its start.
+ * @default 1000
+ */
+export const MAX_QUESTION_CHARS = 1000;
+/** At most this many distinct terms of a question are searched. */
+export const MAX_QUESTION_TERMS = 24;
+/** The most results one answer can hold. */
+export const MAX_LIMIT = 10;
+
+/**
+ * Bumped whenever analysis or index layout changes, so a persisted index built by an older version is
+ * rebuilt instead of trusted.
+ */
+export const ANALYSIS_VERSION = 1;
+
+const joinTerms = (text: string) => analyze(text).join(' ');
+const splitTerms = (text: string) => (text === '' ? [] : text.split(' '));
+
+// Both indexes receive terms the analyser has produced already (documents are analysed once, and the
+// terms counted for weighting on the way), so MiniSearch's own tokenizer and term processing only split.
+const INDEX_OPTIONS: Options<IndexedDoc> = {
+  fields: ['text', 'title'],
+  storeFields: [],
+  tokenize: splitTerms,
+  processTerm: (term) => term,
+};
+
+/** The index state of an engine, to persist and restore it without rebuilding. */
+export interface SerializedEngine {
+  analysisVersion: number;
+  corpusVersion: string;
+  passages: AsPlainObject;
+  articles: AsPlainObject;
+  /** `[term, number of passages holding it]`. */
+  documentFrequency: [string, number][];
+}
+
+export interface BuildOptions {
+  /**
+   * Articles analysed and indexed between two yields to the event loop (`buildAsync` only).
+   * @default 200
+   */
+  sliceSize?: number;
+  /** Called after each slice with articles done and the total. */
+  onProgress?: (done: number, total: number) => void;
+  /** Ranking weights; tests and the evaluation tune them. */
+  ranking?: RankingWeights;
+}
+
+interface Located {
+  article: Article;
+  passage: Passage;
+}
+
+interface Candidate {
+  hit: SearchResult;
+  located: Located;
+  score: number;
+  coverage: number;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The search core: a MiniSearch index of passages and one of whole articles over one immutable corpus.
+ * An engine never changes once built; a reload builds a new one and swaps it in.
+ */
+export class Engine {
+  /**
+   * Changes whenever analysis, chunking or the index layout changes: a persisted index is only reused
+   * when both this and the corpus version match.
+   */
+  static readonly settingsFingerprint = `analysis-${ANALYSIS_VERSION}`;
+
+  readonly corpus: Corpus;
+  readonly version: string;
+  readonly passageCount: number;
+  private readonly passageIndex: MiniSearch<IndexedDoc>;
+  private readonly articleIndex: MiniSearch<IndexedDoc>;
+  private readonly documentFrequency: Map<string, number>;
+  private readonly byCitation = new Map<string, Located>();
+  private readonly byArticleId = new Map<string, Article>();
+  private readonly ranking: RankingWeights;
+
+  private constructor(
+    corpus: Corpus,
+    passageIndex: MiniSearch<IndexedDoc>,
+    articleIndex: MiniSearch<IndexedDoc>,
+    documentFrequency: Map<string, number>,
+    ranking: RankingWeights = RANKING,
+  ) {
+    this.corpus = corpus;
+    this.version = corpus.version;
+    this.passageIndex = passageIndex;
+    this.articleIndex = articleIndex;
+    this.documentFrequency = documentFrequency;
+    this.ranking = ranking;
+    let passages = 0;
+    for (const article of corpus.articles) {
+      this.byArticleId.set(article.id, article);
+      for (const passage of article.passages) this.byCitation.set(passage.id, { article, passage });
+      passages += article.passages.length;
+    }
+    this.passageCount = passages;
+  }
+
+  /** Builds an engine in one go, blocking until done. */
+  static build(corpus: Corpus, options: BuildOptions = {}): Engine {
+    const builder = new IndexBuilder();
+    for (const article of corpus.articles) builder.add(article);
+    return Engine.fromBuilder(corpus, builder, options);
+  }
+
+  /** Builds an engine in slices, yielding to the event loop between them so the process stays responsive. */
+  static async buildAsync(corpus: Corpus, options: BuildOptions = {}): Promise<Engine> {
+    const sliceSize = options.sliceSize ?? 200;
+    const builder = new IndexBuilder();
+    const total = corpus.articles.length;
+    for (let done = 0; done < total; ) {
+      const end = Math.min(total, done + sliceSize);
+      for (; done < end; done++) builder.add(corpus.articles[done]!);
+      options.onProgress?.(done, total);
+      await yieldToEventLoop();
+    }
+    return Engine.fromBuilder(corpus, builder, options);
+  }
+
+  private static fromBuilder(corpus: Corpus, builder: IndexBuilder, options: BuildOptions): Engine {
+    return new Engine(
+      corpus,
+      builder.passageIndex,
+      builder.articleIndex,
+      builder.documentFrequency,
+      options.ranking,
+    );
+  }
+
+  /** Restores an engine from `toJSON()` output made for the same corpus. Throws if they do not match. */
+  static fromJSON(corpus: Corpus, json: SerializedEngine, options: BuildOptions = {}): Engine {
+    if (json.analysisVersion !== ANALYSIS_VERSION || json.corpusVersion !== corpus.version) {
+      throw new Error('Engine: the persisted index was built for another corpus or analysis version');
+    }
+    return new Engine(
+      corpus,
+      MiniSearch.loadJS(json.passages, INDEX_OPTIONS),
+      MiniSearch.loadJS(json.articles, INDEX_OPTIONS),
+      new Map(json.documentFrequency),
+      options.ranking,
+    );
+  }
+
+  toJSON(): SerializedEngine {
+    return {
+      analysisVersion: ANALYSIS_VERSION,
+      corpusVersion: this.corpus.version,
+      passages: this.passageIndex.toJSON(),
+      articles: this.articleIndex.toJSON(),
+      documentFrequency: [...this.documentFrequency],
+    };
+  }
+
+  articles(): readonly Article[] {
+    return this.corpus.articles;
+  }
+
+  article(id: string): Article | undefined {
+    return this.byArticleId.get(id);
+  }
+
+  passage(citation: string): Located | undefined {
+    return this.byCitation.get(citation.trim());
+  }
+
+  /** A passage with up to `radius` passages either side, for "Show context" and `/cite`. */
+  context(
+    citation: string,
+    radius = 1,
+  ): { article: Article; passages: Passage[]; focus: number } | undefined {
+    const located = this.passage(citation);
+    if (!located) return undefined;
+    const { article, passage } = located;
+    const from = Math.max(0, passage.index - radius);
+    const passages = article.passages.slice(from, passage.index + radius + 1);
+    return { article, passages, focus: passage.index - from };
+  }
+
+  /** How rare a term is among passages (BM25's idf); a term the corpus lacks is as rare as can be. */
+  private weight(term: string): number {
+    const df = this.documentFrequency.get(term) ?? 0;
+    return Math.log(1 + (this.passageCount - df + 0.5) / (df + 0.5));
+  }
+
+  /** Fuzzy matching only for terms the corpus does not have: a misspelt name, never a real word. */
+  private readonly fuzzy = (term: string): number | false => {
+    if (this.documentFrequency.has(term) || term.length < 4 || /\d/.test(term)) return false;
+    return term.length >= 8 ? 2 : 1;
+  };
+
+  private searchOptions(articleId?: string): SearchOptions {
+    const prefix = articleId === undefined ? undefined : `${articleId}#`;
+    return {
+      combineWith: 'OR',
+      fuzzy: this.fuzzy,
+      weights: { fuzzy: this.ranking.fuzzyWeight, prefix: 0 },
+      boost: { title: this.ranking.titleBoost },
+      tokenize: splitTerms,
+      processTerm: (term) => term,
+      ...(prefix === undefined
+        ? {}
+        : { filter: (result: SearchResult) => String(result.id).startsWith(prefix) }),
+    };
+  }
+
+  /**
+   * Answers a question with ranked, quoted, cited passages. Never throws for any question text; an
+   * empty `results` means the corpus does not cover the question.
+   */
+  answer(question: string, options: AnswerOptions = {}): Answer {
+    const limit = clamp(options.limit ?? 3, 1, MAX_LIMIT);
+    const offset = clamp(options.offset ?? 0, 0, 1000);
+    const none: Answer = { query: question, results: [], hasMore: false };
+    const raw = question.slice(0, MAX_QUESTION_CHARS);
+    const terms = [...new Set(analyze(raw))].slice(0, MAX_QUESTION_TERMS);
+    if (terms.length === 0) return none;
+
+    const candidates = this.rank(raw, terms, options.articleId, (offset + limit) * 4);
+    if (candidates.length === 0) return none;
+
+    const type = answerTypeOf(raw);
+    const matchWeights = (hit: SearchResult) => new Map(hit.terms.map((term) => [term, this.weight(term)]));
+    const groups: { lead: AnswerResult; facts: Set<string>; others: string[] }[] = [];
+    for (const candidate of candidates) {
+      const { article, passage } = candidate.located;
+      const quote = pickQuote(passage.text, matchWeights(candidate.hit), type);
+      const facts = termSet(quote.text);
+      const twin = groups.find(
+        (group) => group.lead.article !== article.id && sameFact(group.facts, facts, (t) => this.weight(t)),
+      );
+      if (twin) {
+        twin.others.push(passage.id);
+        continue;
+      }
+      groups.push({
+        facts,
+        others: [],
+        lead: {
+          citation: passage.id,
+          article: article.id,
+          paragraph: passage.paragraph,
+          title: article.title,
+          publisher: article.publisher,
+          url: article.url,
+          published: article.published,
+          author: article.author,
+          language: article.language,
+          quote: quote.text,
+          highlights: quote.highlights,
+          passage: passage.text,
+          score: Math.round(candidate.score * 1000) / 1000,
+          alsoReportedBy: [],
+        },
+      });
+    }
+    const page = groups
+      .slice(offset, offset + limit)
+      .map((group) => ({ ...group.lead, alsoReportedBy: group.others }));
+    return { query: question, results: page, hasMore: groups.length > offset + limit };
+  }
+
+  /**
+   * Finds candidate passages and orders them by a blend of passage relevance, the relevance of the whole
+   * article, how much of the question they cover, how close together the matched words stand, and
+   * whether they hold the kind of fact asked for. Passages that cover too little are dropped.
+   */
+  private rank(
+    question: string,
+    terms: string[],
+    articleId: string | undefined,
+    wanted: number,
+  ): Candidate[] {
+    const options = this.searchOptions(articleId);
+    const hits = this.passageIndex.search(terms.join(' '), options);
+    if (hits.length === 0) return [];
+    const articleHits = new Map(
+      this.articleIndex
+        .search(terms.join(' '), { ...options, filter: undefined })
+        .map((hit) => [String(hit.id), hit]),
+    );
+    const topArticleScore = Math.max(...[...articleHits.values()].map((hit) => hit.score), Number.EPSILON);
+    const topPassageScore = hits[0]!.score;
+    const type = answerTypeOf(question);
+    const termWeights = terms.map((term) => this.weight(term));
+    const totalWeight = termWeights.reduce((sum, w) => sum + w, 0);
+    const covered = (matched: ReadonlySet<string>) => {
+      let sum = 0;
+      for (const [i, term] of terms.entries()) {
+        if (!matched.has(term)) continue;
+        sum += termWeights[i]! * (this.documentFrequency.has(term) ? 1 : this.ranking.fuzzyCoverage);
+      }
+      return sum / totalWeight;
+    };
+
+    const w = this.ranking;
+    const candidates: Candidate[] = [];
+    for (const hit of hits.slice(0, Math.max(w.candidates, wanted))) {
+      const located = this.byCitation.get(String(hit.id));
+      if (!located) continue;
+      const articleHit = articleHits.get(located.article.id);
+      const inPassage = new Set(hit.queryTerms);
+      const passageCoverage = covered(inPassage);
+      const articleCoverage = covered(new Set([...inPassage, ...(articleHit?.queryTerms ?? [])]));
+      if (passageCoverage < w.minPassageCoverage || articleCoverage < w.minArticleCoverage) continue;
+      const score =
+        hit.score / topPassageScore +
+        w.article * ((articleHit?.score ?? 0) / topArticleScore) +
+        w.coverage * passageCoverage +
+        w.proximity * proximity(located.passage.text, new Set(hit.terms)) +
+        (type !== 'other' && mentionsAnswerType(located.passage.text, type) ? w.answerType : 0);
+      candidates.push({ hit, located, score, coverage: passageCoverage });
+    }
+    return candidates.sort((a, b) => b.score - a.score);
+  }
+
+  /** Articles whose headline or text is nearest the question, for a "no coverage found" reply. */
+  closestHeadlines(question: string, limit = 3): Article[] {
+    const terms = [...new Set(analyze(question.slice(0, MAX_QUESTION_CHARS)))].slice(0, MAX_QUESTION_TERMS);
+    if (terms.length === 0) return [];
+    return this.articleIndex
+      .search(terms.join(' '), { ...this.searchOptions(), boost: { title: 2 } })
+      .slice(0, limit)
+      .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
+  }
+
+  /** Articles for autocomplete: id or headline containing the text, headline-start matches first. */
+  suggestArticles(text: string, limit = 25): Article[] {
+    const needle = fold(text.trim());
+    const scored: { article: Article; rank: number }[] = [];
+    for (const article of this.corpus.articles) {
+      const title = fold(article.title);
+      const id = article.id.toLowerCase();
+      const rank =
+        needle === ''
+          ? 2
+          : title.startsWith(needle) || id.startsWith(needle)
+            ? 0
+            : title.includes(needle) || id.includes(needle)
+              ? 1
+              : -1;
+      if (rank >= 0) scored.push({ article, rank });
+      if (needle === '' && scored.length >= limit) break;
+    }
+    return scored
+      .sort((a, b) => a.rank - b.rank || a.article.title.localeCompare(b.article.title))
+      .slice(0, limit)
+      .map((entry) => entry.article);
+  }
+
+  /** Citations for autocomplete: `article#n` typed directly, or passages matching the words typed. */
+  suggestCitations(text: string, limit = 25): { citation: string; preview: string }[] {
+    const typed = text.trim();
+    const preview = ({ passage }: Located) => passage.text;
+    if (typed === '' || typed.includes('#')) {
+      const [idPart = '', paragraphPart = ''] = typed.split('#');
+      const out: { citation: string; preview: string }[] = [];
+      for (const article of this.suggestArticles(idPart, limit)) {
+        for (const passage of article.passages) {
+          if (!passage.id.startsWith(`${article.id}#${paragraphPart}`)) continue;
+          out.push({ citation: passage.id, preview: passage.text });
+          if (out.length >= limit) return out;
+        }
+      }
+      return out;
+    }
+    return this.answer(typed, { limit: MAX_LIMIT })
+      .results.slice(0, limit)
+      .flatMap((result) => {
+        const located = this.byCitation.get(result.citation);
+        return located ? [{ citation: result.citation, preview: preview(located) }] : [];
+      });
+  }
+}
+
+/** Analyses articles one by one, counting passage frequencies for weighting as it goes. */
+class IndexBuilder {
+  readonly passageIndex = new MiniSearch<IndexedDoc>(INDEX_OPTIONS);
+  readonly articleIndex = new MiniSearch<IndexedDoc>(INDEX_OPTIONS);
+  readonly documentFrequency = new Map<string, number>();
+
+  add(article: Article): void {
+    const title = joinTerms(article.title);
+    const articleText: string[] = [];
+    for (const passage of article.passages) {
+      const text = joinTerms(passage.text);
+      articleText.push(text);
+      for (const term of new Set(splitTerms(text))) {
+        this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      }
+      this.passageIndex.add({ id: passage.id, text, title });
+    }
+    this.articleIndex.add({ id: article.id, text: articleText.join(' '), title });
+  }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  if (!Number.isFinite(value)) return min;
+  return Math.min(max, Math.max(min, Math.trunc(value)));
+}

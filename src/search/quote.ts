@@ -1,0 +1,69 @@
+import { splitSentences } from '../text/sentences.ts';
+import { tokenize } from './analyze.ts';
+import type { Highlight } from './answer.ts';
+import { type AnswerType, mentionsAnswerType } from './answer-type.ts';
+
+export interface Quote {
+  /** Verbatim slice of the passage. */
+  text: string;
+  highlights: Highlight[];
+}
+
+/** A quote this short reads better with the sentence after it. */
+const SHORT_SENTENCE = 90;
+/** ...as long as the two together stay a quote, not a paragraph. */
+const MAX_TWO_SENTENCES = 360;
+
+/**
+ * Picks the sentence (or two) of a passage that best answer the question: the one holding the most
+ * weight of question terms, preferring one that mentions the kind of fact asked for. `weights` maps
+ * each indexed term that matched the question to its weight (its rarity in the corpus).
+ */
+export function pickQuote(passage: string, weights: ReadonlyMap<string, number>, type: AnswerType): Quote {
+  const sentences = splitSentences(passage);
+  if (sentences.length <= 1)
+    return { text: passage, highlights: highlight(passage, 0, passage.length, weights) };
+  const scores = sentences.map((sentence) => {
+    let score = 0;
+    const seen = new Set<string>();
+    for (const { term } of tokenize(sentence.text)) {
+      const weight = weights.get(term);
+      if (weight !== undefined && !seen.has(term)) {
+        score += weight;
+        seen.add(term);
+      }
+    }
+    if (score > 0 && mentionsAnswerType(sentence.text, type)) score *= 1.25;
+    return score;
+  });
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+  const first = sentences[best]!;
+  let end = first.end;
+  const next = sentences[best + 1];
+  if (
+    next &&
+    (first.text.length < SHORT_SENTENCE || scores[best + 1]! > 0) &&
+    next.end - first.start <= MAX_TWO_SENTENCES
+  ) {
+    end = next.end;
+  }
+  return { text: passage.slice(first.start, end), highlights: highlight(passage, first.start, end, weights) };
+}
+
+/** Spans of `passage[start, end)` whose words analyse to a matched term, relative to `start`. */
+function highlight(
+  passage: string,
+  start: number,
+  end: number,
+  weights: ReadonlyMap<string, number>,
+): Highlight[] {
+  const spans: Highlight[] = [];
+  for (const token of tokenize(passage.slice(start, end))) {
+    if (!weights.has(token.term)) continue;
+    const last = spans.at(-1);
+    if (last && last.start === token.start) continue; // one word can yield several terms
+    spans.push({ start: token.start, end: token.end });
+  }
+  return spans;
+}
