@@ -1,0 +1,64 @@
+import {
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type MessageContextMenuCommandInteraction,
+  MessageFlags,
+} from 'discord.js';
+import type { AutocompleteChoice, ReplyPayload, Responder } from '../../interactions/incoming.ts';
+
+type Answerable =
+  | ChatInputCommandInteraction
+  | MessageContextMenuCommandInteraction
+  | ButtonInteraction
+  | AutocompleteInteraction;
+
+/** Answers through discord.js's own interaction methods, so its REST client does the sending. */
+export class DiscordJsResponder implements Responder {
+  constructor(private readonly interaction: Answerable) {}
+
+  async reply(payload: ReplyPayload): Promise<void> {
+    const interaction = this.repliable();
+    await interaction.reply({ ...body(payload), flags: (payload.flags ?? 0) & MessageFlags.Ephemeral });
+  }
+
+  async defer(options: { ephemeral: boolean }): Promise<void> {
+    await this.repliable().deferReply(options.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+  }
+
+  async editReply(payload: ReplyPayload): Promise<void> {
+    await this.repliable().editReply(body(payload));
+  }
+
+  async update(payload: ReplyPayload): Promise<void> {
+    if (!this.interaction.isButton()) throw new Error('DiscordJsResponder: update() is only for buttons');
+    await this.interaction.update(body(payload));
+  }
+
+  async autocomplete(choices: AutocompleteChoice[]): Promise<void> {
+    if (!this.interaction.isAutocomplete())
+      throw new Error('DiscordJsResponder: autocomplete() is only for autocomplete');
+    await this.interaction.respond(choices);
+  }
+
+  private repliable(): Exclude<Answerable, AutocompleteInteraction> {
+    if (this.interaction.isAutocomplete())
+      throw new Error('DiscordJsResponder: an autocomplete cannot be replied to');
+    return this.interaction;
+  }
+}
+
+/**
+ * The payload in discord.js's option names. Content, embeds and components are always sent, empty
+ * when absent, so an edit or update replaces what was there instead of keeping stale parts.
+ */
+function body(payload: ReplyPayload) {
+  return {
+    content: payload.content ?? '',
+    embeds: payload.embeds ?? [],
+    components: (payload.components ?? []) as APIActionRowComponent<APIComponentInMessageActionRow>[],
+    allowedMentions: { parse: [] },
+  };
+}

@@ -1,0 +1,101 @@
+import {
+  ApplicationCommandOptionType,
+  type CommandInteractionOption,
+  GuildMember,
+  type Interaction,
+  type Message,
+} from 'discord.js';
+import type { IncomingInteraction, RawOptions, SourceMessage } from '../../interactions/incoming.ts';
+
+/**
+ * Turns a discord.js interaction into the transport-neutral model the dispatcher takes. Returns null
+ * for interaction kinds the bot does not handle (select menus, modals, user context menus).
+ */
+export function fromDiscordJs(interaction: Interaction): IncomingInteraction | null {
+  const base = {
+    id: interaction.id,
+    userId: interaction.user.id,
+    guildId: interaction.guildId,
+    memberRoleIds: roleIds(interaction),
+    memberPermissions: interaction.memberPermissions?.bitfield ?? null,
+  };
+  if (interaction.isChatInputCommand()) {
+    return {
+      ...base,
+      kind: 'chat-input',
+      commandName: interaction.commandName,
+      options: flatten(interaction.options.data),
+    };
+  }
+  if (interaction.isAutocomplete()) {
+    const focused = interaction.options.getFocused(true);
+    return {
+      ...base,
+      kind: 'autocomplete',
+      commandName: interaction.commandName,
+      options: flatten(interaction.options.data),
+      focused: { name: focused.name, value: String(focused.value) },
+    };
+  }
+  if (interaction.isButton()) {
+    return {
+      ...base,
+      kind: 'button',
+      customId: interaction.customId,
+      message: sourceMessage(interaction.message),
+    };
+  }
+  if (interaction.isMessageContextMenuCommand()) {
+    return {
+      ...base,
+      kind: 'message-context-menu',
+      commandName: interaction.commandName,
+      targetMessage: sourceMessage(interaction.targetMessage),
+    };
+  }
+  return null;
+}
+
+function roleIds(interaction: Interaction): string[] {
+  const member = interaction.member;
+  if (!member) return [];
+  // A cached guild gives a GuildMember (roles resolved against the guild's role cache, @everyone
+  // included); an uncached one gives the raw API member with role ids.
+  if (member instanceof GuildMember) {
+    return [...member.roles.cache.keys()].filter((id) => id !== interaction.guildId);
+  }
+  return [...member.roles];
+}
+
+function sourceMessage(message: Message): SourceMessage {
+  return { id: message.id, content: message.content, embeds: message.embeds.map((embed) => embed.toJSON()) };
+}
+
+function flatten(data: readonly CommandInteractionOption[]): RawOptions {
+  const options: RawOptions = {};
+  const visit = (items: readonly CommandInteractionOption[]): void => {
+    for (const option of items) {
+      if (option.type === ApplicationCommandOptionType.SubcommandGroup) {
+        options.subcommandGroup = option.name;
+        visit(option.options ?? []);
+      } else if (option.type === ApplicationCommandOptionType.Subcommand) {
+        options.subcommand = option.name;
+        visit(option.options ?? []);
+      } else if (option.type === ApplicationCommandOptionType.Attachment && option.attachment) {
+        const file = option.attachment;
+        options[option.name] = {
+          kind: 'attachment',
+          id: file.id,
+          filename: file.name,
+          url: file.url,
+          size: file.size,
+          contentType: file.contentType,
+        };
+      } else if (option.value !== undefined) {
+        options[option.name] = option.value;
+      }
+    }
+  };
+  visit(data);
+  return options;
+}

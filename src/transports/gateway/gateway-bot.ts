@@ -1,0 +1,80 @@
+import { once } from 'node:events';
+import {
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  Client,
+  Events,
+  GatewayIntentBits,
+  type Interaction,
+  type MessageContextMenuCommandInteraction,
+} from 'discord.js';
+import { type DispatchContext, dispatchInteraction } from '../../interactions/dispatch.ts';
+import { DiscordJsResponder } from './discord-js-responder.ts';
+import { fromDiscordJs } from './from-discord-js.ts';
+
+/** A logged-in discord.js client answering interactions; `stop()` disconnects it cleanly. */
+export interface GatewayBot {
+  client: Client<true>;
+  /** Resolves when every interaction being answered has finished, after it stops taking new ones. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Logs in to Discord's gateway (or a stand-in: REST, and through it the gateway URL, come from
+ * `apiBase`) and dispatches every interaction. Only the Guilds intent: slash commands, buttons and
+ * context menus arrive as interactions, which need no privileged or message intents.
+ */
+export async function startGatewayBot(options: {
+  token: string;
+  /** Discord's REST base, e.g. `https://discord.com/api`. */
+  apiBase: string;
+  ctx: DispatchContext;
+}): Promise<GatewayBot> {
+  const { ctx } = options;
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    rest: { api: options.apiBase },
+    // Belt and braces: every reply already carries `allowed_mentions: { parse: [] }`.
+    allowedMentions: { parse: [] },
+  });
+  const inFlight = new Set<Promise<unknown>>();
+  let accepting = true;
+
+  client.on(Events.InteractionCreate, (interaction: Interaction) => {
+    if (!accepting) return;
+    const incoming = fromDiscordJs(interaction);
+    if (!incoming) return;
+    const responder = new DiscordJsResponder(
+      interaction as
+        | ChatInputCommandInteraction
+        | MessageContextMenuCommandInteraction
+        | ButtonInteraction
+        | AutocompleteInteraction,
+    );
+    const started = performance.now();
+    const work = dispatchInteraction(incoming, responder, ctx).then((outcome) => {
+      ctx.logger.debug('interaction answered', { ...outcome, ms: Math.round(performance.now() - started) });
+    });
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  });
+  client.on(Events.Error, (error) => ctx.logger.error('discord.js client error', { error }));
+  client.on(Events.ShardDisconnect, (event, shard) =>
+    ctx.logger.warn('gateway disconnected', { code: event.code, shard }),
+  );
+
+  const ready = once(client, Events.ClientReady);
+  await client.login(options.token);
+  await ready;
+  ctx.logger.info('connected to the gateway', { user: client.user?.tag, guilds: client.guilds.cache.size });
+
+  return {
+    client: client as Client<true>,
+    async stop() {
+      accepting = false;
+      await Promise.allSettled([...inFlight]);
+      await client.destroy();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { SlashCommandBuilder } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadConfig } from '../../src/config.ts';
+import type { Command } from '../../src/interactions/command.ts';
+import type { DispatchContext } from '../../src/interactions/dispatch.ts';
+import type { LibraryView } from '../../src/interactions/library-view.ts';
+import { memoryLogger } from '../../src/interactions/logger.ts';
+import { RateLimiter } from '../../src/interactions/rate-limiter.ts';
+import { CommandRegistry } from '../../src/interactions/registry.ts';
+import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
+import { ids } from '../support/stand-in-discord/fixtures.ts';
+import { chatInput } from '../support/stand-in-discord/interactions.ts';
+import { StandInDiscord } from '../support/stand-in-discord/server.ts';
+
+// A transport test: an echo command stands in for the real ones, which the e2e suites drive.
+const echo = {
+  data: new SlashCommandBuilder()
+    .setName('echo')
+    .setDescription('Echo')
+    .addStringOption((o) => o.setName('text').setDescription('Text').setRequired(true)),
+  options: z.object({ text: z.string() }),
+  execute: (_ctx, options) => ({ content: `you said ${options.text}` }),
+} satisfies Command<z.ZodObject<{ text: z.ZodString }>>;
+
+describe('the gateway transport against the stand-in Discord', () => {
+  let discord: StandInDiscord;
+  let bot: GatewayBot;
+
+  beforeAll(async () => {
+    discord = await StandInDiscord.start();
+    const ctx: DispatchContext = {
+      library: {} as LibraryView,
+      config: loadConfig({}),
+      logger: memoryLogger(),
+      startedAt: new Date(),
+      now: () => new Date(),
+      commands: new CommandRegistry([echo]),
+      rateLimiter: new RateLimiter({ limit: 5, windowMs: 30_000 }),
+    };
+    bot = await startGatewayBot({ token: discord.token, apiBase: discord.apiBase, ctx });
+  });
+
+  afterAll(async () => {
+    await bot?.stop();
+    await discord?.close();
+  });
+
+  it('logs in with only the Guilds intent, JSON encoding and no compression', () => {
+    expect(discord.identifies).toHaveLength(1);
+    expect(discord.identifies[0]!.intents).toBe(1);
+    expect(discord.gatewayQueries[0]).toBe('v=10&encoding=json');
+    expect(bot.client.guilds.cache.has(ids.guild)).toBe(true);
+  });
+
+  it('answers a slash command through the interaction callback with no mentions allowed', async () => {
+    const exchange = discord.interact(
+      chatInput('echo', { text: '@everyone hi' }, { userId: '800000000000000001' }),
+    );
+    const final = await exchange.final();
+    expect(final.type).toBe(4);
+    expect(final.data.content).toBe('you said @everyone hi');
+    expect(final.data.allowed_mentions).toEqual({ parse: [] });
+  });
+});

@@ -1,0 +1,134 @@
+import type {
+  APIApplicationCommandAutocompleteInteraction,
+  APIApplicationCommandInteractionDataBasicOption,
+  APIChatInputApplicationCommandInteraction,
+  APIInteractionGuildMember,
+  APIMessage,
+  APIMessageApplicationCommandInteraction,
+  APIMessageComponentButtonInteraction,
+  APIUser,
+  GuildMemberFlags,
+} from 'discord.js';
+import { ids, member } from './fixtures.ts';
+
+/** Who sends an interaction: a user id, their roles and their permissions bitfield in the channel. */
+export interface Sender {
+  userId: string;
+  roles?: string[];
+  /** Decimal bitfield string. @default '1024' (View Channel only) */
+  permissions?: string;
+}
+
+let counter = 0;
+function nextId(): string {
+  counter += 1;
+  return (700000000000000000n + BigInt(counter)).toString();
+}
+
+function common(sender: Sender) {
+  const id = nextId();
+  const user: APIUser = member(sender.userId);
+  const guildMember: APIInteractionGuildMember = {
+    user,
+    roles: sender.roles ?? [],
+    permissions: sender.permissions ?? '1024',
+    joined_at: new Date(0).toISOString(),
+    deaf: false,
+    mute: false,
+    flags: 0 as GuildMemberFlags,
+    nick: null,
+    avatar: null,
+    banner: null,
+    premium_since: null,
+    pending: false,
+  };
+  return {
+    id,
+    application_id: ids.application,
+    token: `token-${id}`,
+    version: 1 as const,
+    guild_id: ids.guild,
+    channel_id: ids.channel,
+    channel: { id: ids.channel, type: 0 as const, guild_id: ids.guild, name: 'news' },
+    member: guildMember,
+    app_permissions: '2248473465835073',
+    locale: 'en-US' as const,
+    guild_locale: 'en-US' as const,
+    entitlements: [],
+    authorizing_integration_owners: { 0: ids.guild },
+    context: 0 as const,
+    attachment_size_limit: 10_485_760,
+  };
+}
+
+function basicOptions(options: Record<string, string | number | boolean>, focused?: string) {
+  return Object.entries(options).map(([name, value]) => {
+    const type = typeof value === 'string' ? 3 : typeof value === 'boolean' ? 5 : 4;
+    return {
+      name,
+      type,
+      value,
+      ...(name === focused ? { focused: true } : {}),
+    } as APIApplicationCommandInteractionDataBasicOption;
+  });
+}
+
+/** A slash command as Discord delivers it: `/ask question:...`. */
+export function chatInput(
+  name: string,
+  options: Record<string, string | number | boolean>,
+  sender: Sender,
+): APIChatInputApplicationCommandInteraction {
+  return {
+    ...common(sender),
+    type: 2,
+    data: { id: `cmd-${name}`, name, type: 1, options: basicOptions(options) },
+  } as APIChatInputApplicationCommandInteraction;
+}
+
+/** The user typing in an autocompleted option `focused`. */
+export function autocomplete(
+  name: string,
+  options: Record<string, string | number | boolean>,
+  focused: string,
+  sender: Sender,
+): APIApplicationCommandAutocompleteInteraction {
+  return {
+    ...common(sender),
+    type: 4,
+    data: { id: `cmd-${name}`, name, type: 1, options: basicOptions(options, focused) },
+  } as APIApplicationCommandAutocompleteInteraction;
+}
+
+/** A press on a button of `message` (a message the bot sent, as the stand-in stored it). */
+export function button(
+  message: APIMessage,
+  customId: string,
+  sender: Sender,
+): APIMessageComponentButtonInteraction {
+  return {
+    ...common(sender),
+    type: 3,
+    message,
+    data: { custom_id: customId, component_type: 2 },
+  } as APIMessageComponentButtonInteraction;
+}
+
+/** A message context-menu command run on `target`. */
+export function messageCommand(
+  name: string,
+  target: APIMessage,
+  sender: Sender,
+): APIMessageApplicationCommandInteraction {
+  return {
+    ...common(sender),
+    type: 2,
+    data: {
+      id: `cmd-${name}`,
+      name,
+      type: 3,
+      target_id: target.id,
+      resolved: { messages: { [target.id]: target } },
+    },
+  } as APIMessageApplicationCommandInteraction;
+}

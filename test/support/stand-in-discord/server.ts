@@ -1,0 +1,380 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIInteraction, APIMessage, GatewayIdentifyData } from 'discord.js';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { botUser, guild, ids } from './fixtures.ts';
+
+interface RouteRequest {
+  method: string;
+  match: RegExpExecArray;
+  url: URL;
+  body: unknown;
+  send: (status: number, json?: unknown) => void;
+}
+
+/** One HTTP request the bot made, as the stand-in received it. */
+export interface RecordedRequest {
+  method: string;
+  /** Path after `/api/v10`, e.g. `/interactions/1/tok/callback`. */
+  route: string;
+  query: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+/** An interaction callback (`POST /interactions/{id}/{token}/callback`): its type and data. */
+export interface Callback {
+  type: number;
+  data?: Record<string, unknown>;
+}
+
+/** What the bot answered to one interaction, as it arrives. */
+export class Exchange {
+  readonly callbacks: Callback[] = [];
+  /** Bodies of `PATCH /webhooks/{app}/{token}/messages/@original`. */
+  readonly edits: Record<string, unknown>[] = [];
+  /** Bodies of `POST /webhooks/{app}/{token}` (follow-up messages). */
+  readonly followups: Record<string, unknown>[] = [];
+  /** The message the bot's reply created (callback type 4, or a deferral once edited). */
+  message: APIMessage | undefined;
+  readonly #waiters: (() => void)[] = [];
+
+  constructor(readonly interaction: APIInteraction) {}
+
+  /** @internal called by the server whenever something arrives for this interaction. */
+  notify(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter();
+  }
+
+  /**
+   * The bot's final answer: the callback's data for a reply, an update or an autocomplete, or the
+   * edit that completed a deferral. Rejects (with everything received so far) if none comes in time.
+   */
+  async final(timeoutMs = 5000): Promise<{ type: number; data: Record<string, unknown>; deferred: boolean }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const first = this.callbacks[0];
+      if (first && (first.type === 4 || first.type === 7 || first.type === 8)) {
+        return { type: first.type, data: first.data ?? {}, deferred: false };
+      }
+      if (first && (first.type === 5 || first.type === 6) && this.edits.length > 0) {
+        return { type: first.type, data: this.edits.at(-1)!, deferred: true };
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new Error(
+          `Stand-in Discord: no final answer to interaction ${this.interaction.id} within ${timeoutMs} ms; got ${JSON.stringify(
+            { callbacks: this.callbacks, edits: this.edits },
+          )}`,
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+}
+
+/**
+ * A local stand-in for Discord: enough of the REST API and the gateway for the unmodified discord.js
+ * client to log in, receive interactions and answer them. It records every request so tests can
+ * assert on what the bot sent. Listens on 127.0.0.1, port 0.
+ */
+export class StandInDiscord {
+  readonly requests: RecordedRequest[] = [];
+  /** The IDENTIFY payloads received, in order. */
+  readonly identifies: GatewayIdentifyData[] = [];
+  /** Query strings of gateway connections (`v=10&encoding=json`). */
+  readonly gatewayQueries: string[] = [];
+  /** Messages created by the bot's replies, by id (buttons are pressed on these). */
+  readonly messages = new Map<string, APIMessage>();
+  /** Application commands registered with `PUT .../commands`, by route. */
+  readonly registered = new Map<string, unknown[]>();
+
+  readonly #http: Server;
+  readonly #wss: WebSocketServer;
+  readonly #token: string;
+  readonly #exchanges = new Map<string, Exchange>();
+  readonly #sockets = new Set<WebSocket>();
+  #socket: WebSocket | undefined;
+  #sequence = 0;
+  #snowflake = 500000000000000000n;
+  #readyWaiters: (() => void)[] = [];
+  #sessionReady = false;
+
+  private constructor(token: string) {
+    this.#token = token;
+    this.#http = createServer((request, response) => {
+      void this.#handle(request, response);
+    });
+    this.#wss = new WebSocketServer({ server: this.#http });
+    this.#wss.on('connection', (socket, request) => this.#onConnection(socket, request));
+  }
+
+  /** Starts a stand-in that accepts `token` as the bot's token. */
+  static async start(options: { token?: string } = {}): Promise<StandInDiscord> {
+    const standIn = new StandInDiscord(options.token ?? 'stand-in-token');
+    standIn.#http.listen(0, '127.0.0.1');
+    await once(standIn.#http, 'listening');
+    return standIn;
+  }
+
+  get port(): number {
+    return (this.#http.address() as AddressInfo).port;
+  }
+
+  /** The value for `DISCORD_API_BASE` / discord.js's `rest.api`. */
+  get apiBase(): string {
+    return `http://127.0.0.1:${this.port}/api`;
+  }
+
+  get token(): string {
+    return this.#token;
+  }
+
+  /** Resolves once a client has identified and been sent READY and its guild. */
+  async sessionReady(): Promise<void> {
+    if (this.#sessionReady) return;
+    await new Promise<void>((resolve) => this.#readyWaiters.push(resolve));
+  }
+
+  /** Sends an INTERACTION_CREATE to the connected client and returns the exchange to await. */
+  interact(interaction: APIInteraction): Exchange {
+    const socket = this.#socket;
+    if (!socket) throw new Error('Stand-in Discord: no gateway client connected');
+    const exchange = new Exchange(interaction);
+    this.#exchanges.set(interaction.token, exchange);
+    this.#sequence += 1;
+    socket.send(JSON.stringify({ op: 0, t: 'INTERACTION_CREATE', s: this.#sequence, d: interaction }));
+    return exchange;
+  }
+
+  /** A fresh snowflake, increasing. */
+  nextId(): string {
+    this.#snowflake += 1n;
+    return this.#snowflake.toString();
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.#sockets) socket.terminate();
+    this.#wss.close();
+    this.#http.closeAllConnections();
+    await new Promise<void>((resolve) => this.#http.close(() => resolve()));
+  }
+
+  #onConnection(socket: WebSocket, request: IncomingMessage): void {
+    this.#sockets.add(socket);
+    this.#socket = socket;
+    this.gatewayQueries.push(new URL(request.url ?? '/', 'http://stand-in').searchParams.toString());
+    socket.on('close', () => {
+      this.#sockets.delete(socket);
+      if (this.#socket === socket) this.#socket = undefined;
+    });
+    socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 41_250 }, s: null, t: null }));
+    socket.on('message', (raw) => {
+      const payload = JSON.parse(String(raw)) as { op: number; d: unknown };
+      if (payload.op === 1) socket.send(JSON.stringify({ op: 11 }));
+      if (payload.op === 2) this.#identify(socket, payload.d as GatewayIdentifyData);
+    });
+  }
+
+  #identify(socket: WebSocket, identify: GatewayIdentifyData): void {
+    this.identifies.push(identify);
+    if (identify.token !== this.#token && identify.token !== `Bot ${this.#token}`) {
+      socket.close(4004, 'Authentication failed.');
+      return;
+    }
+    const dispatch = (t: string, d: unknown) => {
+      this.#sequence += 1;
+      socket.send(JSON.stringify({ op: 0, t, s: this.#sequence, d }));
+    };
+    dispatch('READY', {
+      v: 10,
+      user: botUser,
+      guilds: [{ id: ids.guild, unavailable: true }],
+      session_id: 'stand-in-session',
+      resume_gateway_url: `ws://127.0.0.1:${this.port}`,
+      shard: identify.shard ?? [0, 1],
+      application: { id: ids.application, flags: 0 },
+    });
+    dispatch('GUILD_CREATE', guild());
+    this.#sessionReady = true;
+    for (const resolve of this.#readyWaiters.splice(0)) resolve();
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://stand-in');
+    const route = url.pathname.replace(/^\/api(\/v\d+)?/, '');
+    const body = await readBody(request);
+    this.requests.push({
+      method: request.method ?? 'GET',
+      route,
+      query: url.searchParams.toString(),
+      authorization: request.headers.authorization,
+      body,
+    });
+    const send = (status: number, json?: unknown) => {
+      response.writeHead(status, json === undefined ? {} : { 'content-type': 'application/json' });
+      response.end(json === undefined ? undefined : JSON.stringify(json));
+    };
+    const needsAuth = !route.startsWith('/interactions/') && !route.startsWith('/webhooks/');
+    if (needsAuth && request.headers.authorization !== `Bot ${this.#token}`) {
+      send(401, { message: '401: Unauthorized', code: 0 });
+      return;
+    }
+    const method = request.method ?? 'GET';
+    for (const [routeMethod, pattern, handler] of this.#routes) {
+      const match = pattern.exec(route);
+      if (match && (routeMethod === '*' || routeMethod === method)) {
+        handler({ method, match, url, body, send });
+        return;
+      }
+    }
+    send(404, { message: '404: Not Found', code: 0 });
+  }
+
+  /** The REST routes the bot uses: method (`*` for any), path pattern, handler. */
+  readonly #routes: [string, RegExp, (request: RouteRequest) => void][] = [
+    [
+      'GET',
+      /^\/gateway(\/bot)?$/,
+      ({ send }) =>
+        send(200, {
+          url: `ws://127.0.0.1:${this.port}`,
+          shards: 1,
+          session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+        }),
+    ],
+    ['GET', /^\/users\/@me$/, ({ send }) => send(200, botUser)],
+    [
+      'GET',
+      /^\/applications\/@me$/,
+      ({ send }) => send(200, { id: ids.application, name: 'Newsdesk', flags: 0, bot: botUser }),
+    ],
+    [
+      'POST',
+      /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
+      ({ match, url, body, send }) => {
+        this.#callback(match[2]!, body as Callback);
+        if (url.searchParams.get('with_response') === 'true')
+          send(200, { interaction: { id: match[1], type: 2 } });
+        else send(204);
+      },
+    ],
+    [
+      '*',
+      /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/,
+      ({ method, match, body, send }) => {
+        const exchange = this.#exchanges.get(match[2]!);
+        if (!exchange) return send(404, { message: 'Unknown Webhook', code: 10015 });
+        if (method === 'PATCH') {
+          exchange.edits.push(body as Record<string, unknown>);
+          exchange.message = this.#store(exchange.message?.id, body as Record<string, unknown>);
+          exchange.notify();
+          send(200, exchange.message);
+        } else if (method === 'GET') {
+          if (!exchange.message) send(404, { message: 'Unknown Message', code: 10008 });
+          else send(200, exchange.message);
+        } else if (method === 'DELETE') {
+          send(204);
+        } else send(405, { message: '405: Method Not Allowed', code: 0 });
+      },
+    ],
+    [
+      'POST',
+      /^\/webhooks\/(\d+)\/([^/]+)$/,
+      ({ match, body, send }) => {
+        const exchange = this.#exchanges.get(match[2]!);
+        if (!exchange) return send(404, { message: 'Unknown Webhook', code: 10015 });
+        exchange.followups.push(body as Record<string, unknown>);
+        exchange.notify();
+        send(200, this.#store(undefined, body as Record<string, unknown>));
+      },
+    ],
+    [
+      'PUT',
+      /^\/applications\/(\d+)(\/guilds\/(\d+))?\/commands$/,
+      ({ match, body, send }) => {
+        const commands = (body as Record<string, unknown>[]).map((command) => ({
+          ...command,
+          id: this.nextId(),
+          application_id: match[1],
+          ...(match[3] ? { guild_id: match[3] } : {}),
+          version: this.nextId(),
+        }));
+        this.registered.set(match[0], commands);
+        send(200, commands);
+      },
+    ],
+    [
+      'POST',
+      /^\/channels\/(\d+)\/messages$/,
+      ({ match, body, send }) => send(200, this.#store(undefined, body as Record<string, unknown>, match[1])),
+    ],
+  ];
+
+  #callback(token: string, callback: Callback): void {
+    const exchange = this.#exchanges.get(token);
+    if (!exchange) return;
+    exchange.callbacks.push(callback);
+    if (callback.type === 4) exchange.message = this.#store(undefined, callback.data ?? {});
+    if (callback.type === 7 && 'message' in exchange.interaction && exchange.interaction.message) {
+      this.#store(exchange.interaction.message.id, callback.data ?? {});
+    }
+    exchange.notify();
+  }
+
+  /** Creates or updates a message the bot sent, as Discord would store it. */
+  #store(id: string | undefined, data: Record<string, unknown>, channelId: string = ids.channel): APIMessage {
+    const previous = id ? this.messages.get(id) : undefined;
+    const message = {
+      ...(previous ?? {
+        id: this.nextId(),
+        channel_id: channelId,
+        author: botUser,
+        content: '',
+        timestamp: new Date().toISOString(),
+        edited_timestamp: null,
+        tts: false,
+        mention_everyone: false,
+        mentions: [],
+        mention_roles: [],
+        attachments: [],
+        embeds: [],
+        components: [],
+        pinned: false,
+        type: 0,
+      }),
+      ...pick(data, ['content', 'embeds', 'components', 'flags']),
+    } as APIMessage;
+    this.messages.set(message.id, message);
+    return message;
+  }
+}
+
+function pick(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((key) => data[key] !== undefined).map((key) => [key, data[key]]));
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.length === 0) return undefined;
+  const type = request.headers['content-type'] ?? '';
+  if (type.startsWith('multipart/form-data')) {
+    // discord.js sends files as multipart with the JSON body in the `payload_json` part.
+    const json = /name="payload_json"\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*?)\r\n--/.exec(text)?.[1];
+    return json ? JSON.parse(json) : undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
