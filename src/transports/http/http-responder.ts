@@ -48,22 +48,15 @@ export class HttpResponder implements Responder {
         data: safe(payload),
       });
     }
+    if (this.#autoDeferred) return this.#answerAutoDeferred(payload);
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
-    if (this.#autoDeferred) {
-      this.#autoDeferred = false;
-      if (isEphemeral(payload) === this.#deferredEphemeral) {
-        await webhook.editOriginal(applicationId, token, safe(payload));
-        return;
-      }
-      // A private answer after a public "thinking…": remove that, and say it privately instead.
-      await webhook.deleteOriginal(applicationId, token);
-    }
     await webhook.followUp(applicationId, token, safe(payload));
   }
 
   async defer(options: { ephemeral: boolean }): Promise<void> {
     if (this.#first !== undefined) {
+      // Already acknowledged for the caller; its answer is delivered with the visibility it asks for.
       if (this.#autoDeferred) return;
       throw new Error('Newsdesk: defer() after the interaction was already answered');
     }
@@ -77,7 +70,7 @@ export class HttpResponder implements Responder {
   async editReply(payload: ReplyPayload): Promise<void> {
     if (this.#first === undefined)
       throw new Error('Newsdesk: editReply() before the interaction was answered');
-    this.#autoDeferred = false;
+    if (this.#autoDeferred) return this.#answerAutoDeferred(payload);
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
     await webhook.editOriginal(applicationId, token, safe(payload));
@@ -110,15 +103,33 @@ export class HttpResponder implements Responder {
   async autoDefer(kind: 'message' | 'update' | 'autocomplete'): Promise<void> {
     if (this.#first !== undefined) return;
     if (kind === 'autocomplete') return this.autocomplete([]);
-    this.#autoDeferred = true;
     if (kind === 'update') {
+      // `@original` is now the button's message: a later `update` edits it, a `reply` follows up.
       return this.#respond('deferred', { type: InteractionResponseType.DeferredMessageUpdate });
     }
+    this.#autoDeferred = true;
     this.#deferredEphemeral = false;
     return this.#respond('deferred', {
       type: InteractionResponseType.DeferredChannelMessageWithSource,
       data: {},
     });
+  }
+
+  /**
+   * The caller's first answer after `autoDefer` acknowledged for it: it replaces the "thinking…"
+   * message, unless its visibility differs, which an edit cannot change; then the public placeholder is
+   * removed and the answer sent as a follow-up with its own visibility.
+   */
+  async #answerAutoDeferred(payload: ReplyPayload): Promise<void> {
+    this.#autoDeferred = false;
+    await this.#sent;
+    const { applicationId, token, webhook } = this.#options;
+    if (isEphemeral(payload) === this.#deferredEphemeral) {
+      await webhook.editOriginal(applicationId, token, safe(payload));
+      return;
+    }
+    await webhook.deleteOriginal(applicationId, token);
+    await webhook.followUp(applicationId, token, safe(payload));
   }
 
   #respond(first: FirstResponse, body: APIInteractionResponse): Promise<void> {

@@ -4,8 +4,12 @@ export type Outcome =
   | 'answered'
   /** Acknowledged with a deferred response; the answer follows through the webhook. */
   | 'deferred'
-  /** The command failed; the user got a generic apology. */
+  /** The command refused the user (no permission, rate limited, bad option) with a private message. */
+  | 'refused'
+  /** The command failed; the user got a generic private apology. */
   | 'failed'
+  /** An interaction the bot does not handle (a select menu, a modal), answered with a private note. */
+  | 'ignored'
   | 'unauthorized'
   | 'stale'
   | 'replayed'

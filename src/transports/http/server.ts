@@ -7,38 +7,33 @@ import {
   InteractionType,
   MessageFlags,
 } from 'discord.js';
+import {
+  APOLOGY,
+  type DispatchContext,
+  type DispatchOutcome,
+  dispatchInteraction,
+} from '../../interactions/dispatch.ts';
 import { fromApiInteraction } from '../../interactions/from-api.ts';
-import type { IncomingInteraction, Responder } from '../../interactions/incoming.ts';
+import type { IncomingInteraction } from '../../interactions/incoming.ts';
+import type { LibraryView } from '../../interactions/library-view.ts';
+import type { Logger } from '../../interactions/logger.ts';
 import { admitRequest } from './admit-request.ts';
-import { HttpResponder } from './http-responder.ts';
+import { type FirstResponse, HttpResponder } from './http-responder.ts';
 import { EndpointMetrics, type Outcome } from './metrics.ts';
 import { ReplayGuard } from './replay-guard.ts';
 import { publicKeyFromHex } from './verify-signature.ts';
 import { WebhookClient } from './webhook-client.ts';
 
-/** What the endpoint reads of the corpus being served (a `Library` is one); read per request. */
-export interface ServedCorpus {
-  readonly engine: {
-    readonly version: string;
-    readonly passageCount: number;
-    articles(): readonly unknown[];
-  };
-  readonly loadedAt: Date;
-}
-
-/** Answers one interaction through `responder`; the command layer's dispatcher, bound to its context. */
-export type Dispatch = (incoming: IncomingInteraction, responder: Responder) => Promise<void>;
-
-/** Where the endpoint reports what it cannot answer a request about (failed handlers, webhooks). */
-export type HttpLog = (level: 'warn' | 'error', message: string, fields: Record<string, unknown>) => void;
-
 export interface InteractionServerOptions {
   /** The application's Ed25519 public key: 64 hex characters as the developer portal shows it, or a key. */
   publicKey: string | KeyObject;
-  /** The corpus being served, for `/healthz` and `/metrics`. */
-  library: ServedCorpus;
-  /** Runs the command an interaction asks for. */
-  dispatch: Dispatch;
+  /** The corpus being served (a `Library`): read per request, so a reload takes effect at once. */
+  library: LibraryView;
+  /**
+   * Everything else the command dispatcher needs: commands, config, logger, rate limiter, clock.
+   * Its `logger` also receives the endpoint's own warnings and errors.
+   */
+  context: Omit<DispatchContext, 'library'>;
   /** Discord's REST base URL (`DISCORD_API_BASE`), for the webhook follow-ups of deferred answers. */
   apiBase: string;
   /**
@@ -58,19 +53,17 @@ export interface InteractionServerOptions {
    */
   timestampToleranceSeconds?: number;
   /**
-   * If a handler has not answered after this long, the endpoint defers for it, since Discord fails an
-   * interaction not answered within 3 seconds; its answer then arrives through the webhook.
-   * @default 2_000
+   * Safety net under the dispatcher's own deferral (`context.deferAfterMs`, 2 s): if nothing has
+   * answered after this long, the endpoint acknowledges for it, since Discord fails an interaction not
+   * answered within 3 seconds (autocomplete gets no choices; a slow button a deferred update).
+   * @default 2_500
    */
-  deferAfterMs?: number;
-  /** @default JSON lines on stderr */
-  log?: HttpLog;
+  acknowledgeAfterMs?: number;
   /** Stands in for global `fetch` in webhook calls. */
   fetch?: typeof fetch;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
-const APOLOGY = 'Sorry, something went wrong while answering. Please try again in a moment.';
 
 /**
  * The HTTP interactions endpoint: `POST /interactions` (signed by Discord), `GET /healthz` and
@@ -90,15 +83,16 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     apiBase: options.apiBase,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const log = options.log ?? logToStderr;
-  const deferAfterMs = options.deferAfterMs ?? 2_000;
+  const logger: Logger = options.context.logger;
+  const context: DispatchContext = { ...options.context, library: options.library };
+  const acknowledgeAfterMs = options.acknowledgeAfterMs ?? 2_500;
   const reloads = new ReloadCounter();
   const startedAt = Date.now();
 
   const serveInteraction = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const started = process.hrtime.bigint();
     const finish = (command: string, outcome: Outcome): void => {
-      metrics.record(command, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.record(command, outcome, elapsedSeconds(started));
     };
     const admitted = await admitRequest(request, admission);
     if (!admitted.admitted) {
@@ -123,37 +117,29 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     try {
       incoming = fromApiInteraction(raw);
     } catch (error) {
-      log('warn', 'interaction payload not understood', { interaction: raw.id, error: String(error) });
+      logger.warn('interaction payload not understood', { interaction: raw.id, error });
       sendJson(response, 400, { error: 'interaction payload not understood' });
       finish('none', 'bad_request');
       return;
     }
     reloads.observe(options.library.engine);
-    const command = commandLabel(raw);
-    let failed = false;
+    let respondedAfter = 0;
     const responder = new HttpResponder({
       applicationId: options.applicationId ?? raw.application_id,
       token: raw.token,
       webhook,
       respond: (body) => {
-        const sent = sendJson(response, 200, body);
-        finish(
-          command,
-          failed
-            ? 'failed'
-            : body.type === InteractionResponseType.DeferredChannelMessageWithSource ||
-                body.type === InteractionResponseType.DeferredMessageUpdate
-              ? 'deferred'
-              : 'answered',
-        );
-        return sent;
+        respondedAfter = elapsedSeconds(started);
+        return sendJson(response, 200, body);
       },
     });
     if (incoming === null) {
       await responder.reply({
         content: 'Newsdesk does not handle this kind of interaction.',
         flags: MessageFlags.Ephemeral,
+        allowed_mentions: { parse: [] },
       });
+      metrics.record(rawLabel(raw), 'ignored', respondedAfter);
       return;
     }
     const kind =
@@ -162,24 +148,29 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
       responder
         .autoDefer(kind)
         .catch((error: unknown) =>
-          log('error', 'automatic defer failed', { interaction: raw.id, error: String(error) }),
+          logger.error('could not acknowledge a slow interaction', { interaction: raw.id, error }),
         );
-    }, deferAfterMs);
+    }, acknowledgeAfterMs);
+    let result: DispatchOutcome;
     try {
-      await options.dispatch(incoming, responder);
-      if (responder.firstResponse === undefined) throw new Error('handler returned without answering');
+      // Documented never to reject (every failure becomes a private reply); this is belt and braces.
+      result = await dispatchInteraction(incoming, responder, context);
     } catch (error) {
-      log('error', 'interaction failed', { interaction: raw.id, command, error: errorText(error) });
-      failed = responder.firstResponse === undefined;
-      await apologise(responder, incoming).catch((apologyError: unknown) =>
-        log('error', 'could not apologise for a failed interaction', {
-          interaction: raw.id,
-          error: errorText(apologyError),
-        }),
-      );
+      logger.error('dispatcher rejected', { interaction: raw.id, error });
+      result = { name: 'unknown', outcome: 'error' };
     } finally {
       clearTimeout(deadline);
     }
+    if (responder.firstResponse === undefined) {
+      logger.error('interaction ended without an answer', { interaction: raw.id, command: result.name });
+      await responder.reply({
+        content: APOLOGY,
+        flags: MessageFlags.Ephemeral,
+        allowed_mentions: { parse: [] },
+      });
+      result = { ...result, outcome: 'error' };
+    }
+    metrics.record(result.name, outcomeOf(result, responder.firstResponse), respondedAfter);
   };
 
   const serveHealth = (response: ServerResponse): void => {
@@ -239,7 +230,7 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     Promise.resolve()
       .then(() => route.serve(request, response))
       .catch((error: unknown) => {
-        log('error', 'request failed', { path, error: errorText(error) });
+        logger.error('request failed', { path, error });
         if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });
         else response.destroy();
       });
@@ -280,26 +271,21 @@ function parseInteraction(body: Buffer): APIInteraction | undefined {
   return value as APIInteraction;
 }
 
-/** The metrics label of an interaction: the command's name, or a button's action (its custom id's prefix). */
-function commandLabel(raw: APIInteraction): string {
-  if (
-    raw.type === InteractionType.ApplicationCommand ||
-    raw.type === InteractionType.ApplicationCommandAutocomplete
-  ) {
-    return raw.data.name;
-  }
-  if (raw.type === InteractionType.MessageComponent) {
-    const action = /^[A-Za-z0-9_-]{1,32}/.exec(raw.data.custom_id)?.[0] ?? 'unknown';
-    return `button:${action}`;
-  }
-  return 'other';
+/** The metrics label of an interaction the dispatcher does not handle. */
+function rawLabel(raw: APIInteraction): string {
+  return raw.type === InteractionType.MessageComponent ? 'component' : 'other';
 }
 
-async function apologise(responder: HttpResponder, incoming: IncomingInteraction): Promise<void> {
-  if (incoming.kind === 'autocomplete') return responder.autocomplete([]);
-  const payload = { content: APOLOGY, flags: MessageFlags.Ephemeral };
-  if (responder.firstResponse === 'deferred') return responder.editReply(payload);
-  return responder.reply(payload);
+/** The counter's outcome: how the dispatcher ended, and for a success how it was answered. */
+function outcomeOf(result: DispatchOutcome, first: FirstResponse | undefined): Outcome {
+  if (result.outcome === 'user-error') return 'refused';
+  if (result.outcome === 'error') return 'failed';
+  if (result.outcome === 'ignored') return 'ignored';
+  return first === 'deferred' ? 'deferred' : 'answered';
+}
+
+function elapsedSeconds(started: bigint): number {
+  return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
 /** Writes a JSON response; resolves when it has been handed to the socket (or the socket is gone). */
@@ -315,12 +301,4 @@ function sendJson(
     response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
     response.end(text, resolve);
   });
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
-function logToStderr(level: string, message: string, fields: Record<string, unknown>): void {
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`);
 }

@@ -1,0 +1,62 @@
+import type { Server } from 'node:http';
+import { loadConfig } from '../../../src/config.ts';
+import type { AnyCommand } from '../../../src/interactions/command.ts';
+import { memoryLogger } from '../../../src/interactions/logger.ts';
+import { RateLimiter } from '../../../src/interactions/rate-limiter.ts';
+import { CommandRegistry } from '../../../src/interactions/registry.ts';
+import { Library } from '../../../src/library.ts';
+import {
+  createInteractionServer,
+  type InteractionServerOptions,
+} from '../../../src/transports/http/server.ts';
+import { close, listen } from './http-client.ts';
+import { Signer } from './signer.ts';
+
+export interface TestEndpoint {
+  /** `http://127.0.0.1:<port>`. */
+  base: string;
+  /** `${base}/interactions`. */
+  url: string;
+  /** Stands in for Discord: its public key is the one the endpoint verifies against. */
+  discord: Signer;
+  library: Library;
+  logger: ReturnType<typeof memoryLogger>;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * The real endpoint on loopback, serving the bundled corpus with the given commands and a key pair made
+ * for the test. `env` overrides settings read through the real config schema.
+ */
+export async function startEndpoint(
+  options: {
+    commands?: readonly AnyCommand[];
+    env?: Record<string, string>;
+    server?: Partial<Pick<InteractionServerOptions, 'apiBase' | 'maxBodyBytes' | 'acknowledgeAfterMs'>>;
+  } = {},
+): Promise<TestEndpoint> {
+  const discord = new Signer();
+  const config = loadConfig({ DISCORD_PUBLIC_KEY: discord.publicKeyHex, ...options.env });
+  const library = await Library.open('corpus');
+  const logger = memoryLogger();
+  const server = createInteractionServer({
+    publicKey: config.DISCORD_PUBLIC_KEY ?? discord.publicKeyHex,
+    library,
+    apiBase: config.DISCORD_API_BASE,
+    ...options.server,
+    context: {
+      commands: new CommandRegistry(options.commands ?? []),
+      config,
+      logger,
+      rateLimiter: new RateLimiter({
+        limit: config.RATE_LIMIT_QUESTIONS,
+        windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000,
+      }),
+      startedAt: new Date(),
+      now: () => new Date(),
+    },
+  });
+  const base = await listen(server);
+  return { base, url: `${base}/interactions`, discord, library, logger, server, close: () => close(server) };
+}
