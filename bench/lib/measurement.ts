@@ -1,0 +1,65 @@
+import type { RetrievalScores } from './newsqa.ts';
+import type { LatencySummary } from './percentiles.ts';
+
+/** What the parent asks one child process to measure. */
+export interface MeasurementJob {
+  engine: string;
+  /** Name of the corpus size, echoed in the result. */
+  corpusName: string;
+  /** A JSON file holding the `Corpus` to index. */
+  corpusFile: string;
+  questionsFile: string;
+  /** Questions run untimed first, so JIT compilation is not counted as query latency. */
+  warmupQuestions: number;
+  /** Ask only N questions, a fixed pseudo-random sample (all when null); for quick development runs. */
+  questionLimit: number | null;
+  /**
+   * Seconds the timed queries may take before the rest are skipped; hit@5 then covers only the
+   * questions asked and the result says so.
+   */
+  queryBudgetSeconds: number;
+}
+
+/** Serialized-index figures, for engines that can save and load their index. */
+export interface PersistenceMeasurement {
+  bytes: number;
+  saveMs: number;
+  loadMs: number;
+  /** Whether the loaded index returned the same top results as the built one on the first questions. */
+  loadedMatches: boolean;
+}
+
+/** Everything measured for one engine on one corpus size. */
+export interface EngineMeasurement {
+  engine: string;
+  corpusName: string;
+  passages: number;
+  buildMs: number;
+  /** Heap in use after building and collecting garbage, minus the same before building (corpus loaded). */
+  indexHeapBytes: number;
+  heapUsedBytes: number;
+  rssBytes: number;
+  /** RSS growth across the build. */
+  indexRssBytes: number;
+  latency: LatencySummary;
+  quality: RetrievalScores;
+  questionsAvailable: number;
+  /** True when the query budget ran out before every question was asked. */
+  truncated: boolean;
+  persistence: PersistenceMeasurement | null;
+  /** Whether garbage was collected before memory readings (node --expose-gc). */
+  memorySettled: boolean;
+}
+
+/** A measurement that failed: the engine crashed, ran out of memory or timed out. */
+export interface FailedMeasurement {
+  engine: string;
+  corpusName: string;
+  error: string;
+}
+
+export type MeasurementOutcome = EngineMeasurement | FailedMeasurement;
+
+export function isFailed(outcome: MeasurementOutcome): outcome is FailedMeasurement {
+  return 'error' in outcome;
+}
