@@ -1,0 +1,73 @@
+import type { Engine } from '../search/engine.ts';
+import { AuditLog } from './audit-log.ts';
+import { CorpusEditor } from './corpus-editor.ts';
+import { CorpusStore } from './corpus-store.ts';
+import {
+  type EngineSlot,
+  Reloader,
+  type ReloadOutcome,
+  type ReloadReport,
+  type ReloadRequest,
+} from './reloader.ts';
+
+/** Called after every successful swap; `report.trigger` says what caused it. */
+export type ReloadListener = (engine: Engine, report: ReloadReport) => void | Promise<void>;
+
+/** Options of {@link CorpusLifecycle}. */
+export interface CorpusLifecycleOptions {
+  /** CORPUS_PATH: a folder of articles (needed for `/corpus`), or one `.jsonl` file (reload only). */
+  corpusPath: string;
+  /** @default a new AuditLog writing JSON lines to stderr */
+  audit?: AuditLog;
+  /** Articles indexed between two yields; see `ReloaderOptions.sliceSize`. */
+  sliceSize?: number;
+  /** @default MAX_ARTICLE_BYTES (512 KiB) */
+  maxArticleBytes?: number;
+  /** Where warnings go. @default stderr */
+  writeLine?: (line: string) => void;
+}
+
+/**
+ * Everything that changes the corpus of one `Library` while it serves: reloads (from `/reload`, SIGHUP,
+ * the folder watch, other shards) and moderators' edits, with an audit entry for each. Listeners hear
+ * of every swap, to persist the new index or tell other shards.
+ */
+export class CorpusLifecycle {
+  readonly audit: AuditLog;
+  readonly reloader: Reloader;
+  readonly editor: CorpusEditor;
+  readonly store: CorpusStore;
+  readonly #listeners = new Set<ReloadListener>();
+
+  constructor(slot: EngineSlot, options: CorpusLifecycleOptions) {
+    this.audit = options.audit ?? new AuditLog(options.writeLine ? { writeLine: options.writeLine } : {});
+    this.reloader = new Reloader({
+      corpusPath: options.corpusPath,
+      slot,
+      audit: this.audit,
+      ...(options.sliceSize === undefined ? {} : { sliceSize: options.sliceSize }),
+      ...(options.writeLine === undefined ? {} : { writeLine: options.writeLine }),
+      onReloaded: (engine, report) => this.#notify(engine, report),
+    });
+    this.store = new CorpusStore({
+      folder: options.corpusPath,
+      ...(options.maxArticleBytes === undefined ? {} : { maxBytes: options.maxArticleBytes }),
+    });
+    this.editor = new CorpusEditor({ store: this.store, reloader: this.reloader, slot, audit: this.audit });
+  }
+
+  /** See `Reloader.reload`: never overlaps, never swaps in a corpus that failed validation. */
+  reload(request?: ReloadRequest): Promise<ReloadOutcome> {
+    return this.reloader.reload(request);
+  }
+
+  /** Hears of every successful swap. Returns a function that stops listening. */
+  onReloaded(listener: ReloadListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async #notify(engine: Engine, report: ReloadReport): Promise<void> {
+    await Promise.all([...this.#listeners].map(async (listener) => listener(engine, report)));
+  }
+}

@@ -1,0 +1,54 @@
+import type { Corpus } from '../corpus/article.ts';
+import { loadCorpus } from '../corpus/load-corpus.ts';
+import { Engine } from '../search/engine.ts';
+import type { CacheLookup, IndexCache } from './index-cache.ts';
+
+/** How the start-up engine came to be, for the log line. */
+export interface StartedEngine {
+  engine: Engine;
+  /** `cache` when restored from INDEX_CACHE_DIR, `built` when indexed from scratch. */
+  from: 'cache' | 'built';
+  lookup: CacheLookup;
+  /** The cache file written after a build, or undefined when nothing was written. */
+  savedTo?: string;
+  /** Why persisting failed; the engine serves all the same. */
+  saveError?: string;
+  durationMs: number;
+}
+
+/** Options of {@link startEngine}. */
+export interface StartEngineOptions {
+  corpusPath: string;
+  cache: IndexCache;
+  /** @default loadCorpus */
+  load?: (path: string) => Promise<Corpus>;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Reads the corpus, then restores its index from the cache when the cache matches the corpus and the
+ * analysis settings; otherwise (absent, stale, corrupt) builds it and persists it for the next start.
+ * Throws `CorpusError` when the corpus is invalid: a bot should not start on a broken corpus.
+ */
+export async function startEngine(options: StartEngineOptions): Promise<StartedEngine> {
+  const started = performance.now();
+  const corpus = await (options.load ?? loadCorpus)(options.corpusPath);
+  const lookup = await options.cache.load(corpus);
+  if (lookup.status === 'hit') {
+    return { engine: lookup.engine, from: 'cache', lookup, durationMs: performance.now() - started };
+  }
+  const engine = await Engine.buildAsync(
+    corpus,
+    options.onProgress ? { onProgress: options.onProgress } : {},
+  );
+  const result: StartedEngine = { engine, from: 'built', lookup, durationMs: 0 };
+  if (options.cache.enabled) {
+    try {
+      result.savedTo = await options.cache.save(engine);
+    } catch (error) {
+      result.saveError = String(error);
+    }
+  }
+  result.durationMs = performance.now() - started;
+  return result;
+}

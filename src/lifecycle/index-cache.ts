@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Corpus } from '../corpus/article.ts';
+import { ANALYSIS_VERSION, Engine, type SerializedEngine } from '../search/engine.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import { writeJsonYielding } from './json-chunks.ts';
+
+/** Layout of the cache file itself; bump when the envelope below changes. */
+const CACHE_FORMAT = 1;
+
+const FILE_PREFIX = 'index-';
+
+/** What is stored: the engine's index state, and what it was built from. */
+interface CacheEnvelope {
+  format: number;
+  key: string;
+  corpusVersion: string;
+  analysisVersion: number;
+  savedAt: string;
+  engine: SerializedEngine;
+}
+
+/** Why the cache was or was not used, for the start-up log line. */
+export type CacheLookup =
+  | { status: 'hit'; engine: Engine; file: string }
+  | { status: 'miss'; reason: 'disabled' | 'absent' }
+  | { status: 'corrupt'; file: string; reason: string };
+
+/** Options of {@link IndexCache}. */
+export interface IndexCacheOptions {
+  /** INDEX_CACHE_DIR. An empty string disables the cache (every start rebuilds). */
+  dir: string;
+  /**
+   * What else shapes the index besides the corpus: analysis and ranking settings.
+   * @default `analysis-${ANALYSIS_VERSION}` (the engine's analysis version)
+   */
+  settingsFingerprint?: string;
+}
+
+/**
+ * The built index persisted on disk for fast starts. Its file name carries a hash of the corpus
+ * version and the analysis settings, so a lookup is a file-exists check; a stale, unreadable or corrupt
+ * file is reported and ignored, never trusted. Writes are atomic.
+ */
+export class IndexCache {
+  readonly dir: string;
+  readonly settingsFingerprint: string;
+
+  constructor(options: IndexCacheOptions) {
+    this.dir = options.dir;
+    this.settingsFingerprint = options.settingsFingerprint ?? `analysis-${ANALYSIS_VERSION}`;
+  }
+
+  get enabled(): boolean {
+    return this.dir !== '';
+  }
+
+  /** The cache key for a corpus: changes when the corpus or the analysis settings change. */
+  keyFor(corpusVersion: string): string {
+    return createHash('sha256')
+      .update(`${CACHE_FORMAT}\u0000${this.settingsFingerprint}\u0000${corpusVersion}`)
+      .digest('hex')
+      .slice(0, 24);
+  }
+
+  /** Path of the cache file for a corpus. */
+  fileFor(corpusVersion: string): string {
+    return path.join(this.dir, `${FILE_PREFIX}${this.keyFor(corpusVersion)}.json`);
+  }
+
+  /** Restores the engine for `corpus` if a matching, intact cache file exists. */
+  async load(corpus: Corpus): Promise<CacheLookup> {
+    if (!this.enabled) return { status: 'miss', reason: 'disabled' };
+    const file = this.fileFor(corpus.version);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'miss', reason: 'absent' };
+      return { status: 'corrupt', file, reason: `unreadable: ${String(error)}` };
+    }
+    try {
+      const envelope = JSON.parse(text) as Partial<CacheEnvelope>;
+      if (
+        envelope.format !== CACHE_FORMAT ||
+        envelope.key !== this.keyFor(corpus.version) ||
+        !envelope.engine
+      ) {
+        return { status: 'corrupt', file, reason: 'envelope does not match its file name' };
+      }
+      return { status: 'hit', engine: Engine.fromJSON(corpus, envelope.engine), file };
+    } catch (error) {
+      return { status: 'corrupt', file, reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /**
+   * Persists `engine` atomically and deletes cache files of other corpus versions. Serializes while
+   * yielding to the event loop, so it can run in the background after a reload.
+   */
+  async save(engine: Engine): Promise<string> {
+    if (!this.enabled) return '';
+    await mkdir(this.dir, { recursive: true });
+    const file = this.fileFor(engine.version);
+    const envelope: CacheEnvelope = {
+      format: CACHE_FORMAT,
+      key: this.keyFor(engine.version),
+      corpusVersion: engine.version,
+      analysisVersion: ANALYSIS_VERSION,
+      savedAt: new Date().toISOString(),
+      engine: engine.toJSON(),
+    };
+    await writeFileAtomic(file, (write) => writeJsonYielding(envelope, write));
+    const stale = (await readdir(this.dir)).filter(
+      (name) => name.startsWith(FILE_PREFIX) && name.endsWith('.json') && name !== path.basename(file),
+    );
+    await Promise.all(stale.map((name) => unlink(path.join(this.dir, name)).catch(() => undefined)));
+    return file;
+  }
+}
