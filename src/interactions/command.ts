@@ -41,6 +41,12 @@ export type CommandData =
   | ContextMenuCommandBuilder
   | { readonly name: string; toJSON(): RESTPostAPIApplicationCommandsJSONBody };
 
+/**
+ * Shows interim state ("indexing 120/500 articles") by editing the deferred reply. Only takes effect
+ * once the reply is deferred, and at most about once a second; the final reply always wins.
+ */
+export type ProgressReporter = (payload: ReplyPayload) => void;
+
 /** What a button handler returns: replace the message the button is on, or answer with a new one. */
 export type ButtonResult = { update: ReplyPayload } | { reply: ReplyPayload };
 
@@ -90,6 +96,7 @@ export interface Command<Options extends z.ZodType = z.ZodType> {
     ctx: CommandContext,
     options: z.infer<Options>,
     interaction: ChatInputIncoming | MessageContextMenuIncoming,
+    progress: ProgressReporter,
   ): Promise<ReplyPayload> | ReplyPayload;
   /** Suggestions for the focused option; must be fast (Discord waits 3 seconds, users far less). */
   autocomplete?(

@@ -99,14 +99,18 @@ async function runCommand(
   if (command.rateLimited) checkRate(incoming.userId, ctx);
   const isPrivate = command.isPrivate?.(options) ?? false;
   const finish = (reply: ReplyPayload) => finalizeReply(isPrivate ? ephemeral(reply) : reply);
+  const progress = new ProgressEdits(responder, ctx);
 
   if (command.defer === 'always') {
     await responder.defer({ ephemeral: isPrivate });
     state.deferred = true;
-    await responder.editReply(finish(await command.execute(ctx, options, incoming)));
+    progress.deferred = true;
+    const reply = await command.execute(ctx, options, incoming, progress.report);
+    await progress.settled();
+    await responder.editReply(finish(reply));
     return;
   }
-  const work = settle(async () => command.execute(ctx, options, incoming));
+  const work = settle(async () => command.execute(ctx, options, incoming, progress.report));
   const early = await Promise.race([work, delay(ctx.deferAfterMs ?? 2000)]);
   if (early) {
     if ('error' in early) throw early.error;
@@ -115,9 +119,36 @@ async function runCommand(
   }
   await responder.defer({ ephemeral: isPrivate });
   state.deferred = true;
+  progress.deferred = true;
   const late = await work;
+  await progress.settled();
   if ('error' in late) throw late.error;
   await responder.editReply(finish(late.value));
+}
+
+/** Interim edits of a deferred reply, throttled, and always finished before the final edit. */
+class ProgressEdits {
+  deferred = false;
+  #last = 0;
+  #chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly responder: Responder,
+    private readonly ctx: DispatchContext,
+  ) {}
+
+  readonly report = (payload: ReplyPayload): void => {
+    const now = Date.now();
+    if (!this.deferred || now - this.#last < 1000) return;
+    this.#last = now;
+    this.#chain = this.#chain
+      .then(() => this.responder.editReply(finalizeReply(payload)))
+      .catch((error: unknown) => this.ctx.logger.warn('progress edit failed', { error }));
+  };
+
+  settled(): Promise<void> {
+    return this.#chain;
+  }
 }
 
 async function runAutocomplete(

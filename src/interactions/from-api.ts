@@ -26,6 +26,7 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
   const base = {
     id: raw.id,
     userId: user.id,
+    userName: user.global_name ?? user.username,
     guildId: raw.guild_id ?? null,
     ...memberFields(member),
   };

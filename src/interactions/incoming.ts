@@ -31,6 +31,8 @@ interface IncomingBase {
   /** Discord's interaction id (unique per interaction, useful in logs). */
   id: string;
   userId: string;
+  /** Display name (global name, else username), for audit logs; never trusted for decisions. */
+  userName?: string;
   /** Null in direct messages. */
   guildId: string | null;
   /** The member's role ids in the guild; empty in direct messages. */

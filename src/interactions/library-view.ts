@@ -1,4 +1,5 @@
 import type { Article, Passage } from '../corpus/article.ts';
+import type { ReloadOutcome, ReloadRequest } from '../lifecycle/reloader.ts';
 import type { Answer, AnswerOptions } from '../search/answer.ts';
 
 /**
@@ -28,11 +29,12 @@ export interface LibraryView {
 }
 
 /**
- * A library that can reload its corpus. The corpus-lifecycle work adds `reload()` to `Library`; the
- * command checks for it at run time so it works with or without that work.
+ * A library that can reload its corpus (`Library.reload`, from the corpus-lifecycle work). Declared
+ * apart from `LibraryView` so a library without it (a test double, an older build) still serves every
+ * other command; `/reload` checks for it at run time.
  */
 export interface Reloadable {
-  reload(): Promise<unknown>;
+  reload(request?: ReloadRequest): Promise<ReloadOutcome>;
 }
 
 export function isReloadable(library: LibraryView): library is LibraryView & Reloadable {

@@ -1,0 +1,82 @@
+import { SlashCommandBuilder } from 'discord.js';
+import { z } from 'zod';
+import { answerQuestion } from '../src/interactions/answer-question.ts';
+import type { Command } from '../src/interactions/command.ts';
+import { UserError } from '../src/interactions/errors.ts';
+import { code } from '../src/interactions/render/citation.ts';
+import { ephemeral } from '../src/interactions/render/payload.ts';
+import { renderPassageInContext } from '../src/interactions/render/passage.ts';
+import { readQueryState } from '../src/interactions/render/query-state.ts';
+
+/** Longest question accepted; Discord enforces it in the client too (`setMaxLength`). */
+export const MAX_QUESTION_LENGTH = 300;
+/** Paragraphs shown either side of a result by "Show context". */
+const CONTEXT_RADIUS = 2;
+
+const AskOptions = z.object({
+  question: z.string().trim().min(1, 'write a question').max(MAX_QUESTION_LENGTH),
+  limit: z.number().int().min(1).max(5).default(3),
+  source: z.string().trim().min(1).max(100).optional(),
+  private: z.boolean().default(false),
+});
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('ask')
+    .setDescription('Ask the news archive a question; answers are quoted word for word, with citations')
+    .addStringOption((o) =>
+      o.setName('question').setDescription('What you want to know').setRequired(true).setMaxLength(MAX_QUESTION_LENGTH),
+    )
+    .addIntegerOption((o) => o.setName('limit').setDescription('How many passages (1-5, default 3)').setMinValue(1).setMaxValue(5))
+    .addStringOption((o) => o.setName('source').setDescription('Only answer from this article').setAutocomplete(true))
+    .addBooleanOption((o) => o.setName('private').setDescription('Show the answer only to you')),
+  options: AskOptions,
+  rateLimited: true,
+  isPrivate: (options) => options.private,
+  execute(ctx, options) {
+    return answerQuestion(ctx.library.engine, {
+      question: options.question,
+      limit: options.limit,
+      sourceId: options.source ?? null,
+    });
+  },
+  autocomplete(ctx, focused) {
+    if (focused.name !== 'source') return [];
+    return ctx.library.engine.suggestArticles(focused.value, 25).map((article) => ({
+      name: article.publisher ? `${article.title} (${article.publisher})` : article.title,
+      value: article.id,
+    }));
+  },
+  buttons: {
+    /** `ask:more:<offset>:<limit>`: the next page, replacing this one; the question is read from the message. */
+    'ask:more': {
+      rateLimited: true,
+      execute(ctx, [offset = '', limit = ''], interaction) {
+        const state = readQueryState(interaction.message.embeds);
+        const page = z
+          .object({ offset: z.coerce.number().int().min(1).max(1000), limit: z.coerce.number().int().min(1).max(5) })
+          .safeParse({ offset, limit });
+        if (!state || !page.success) throw new UserError('stale-button', 'This button no longer works; ask the question again.');
+        return {
+          update: answerQuestion(ctx.library.engine, {
+            question: state.question,
+            limit: page.data.limit,
+            offset: page.data.offset,
+            sourceId: state.source,
+          }),
+        };
+      },
+    },
+    /** `ask:ctx:<citation>`: the paragraphs around one result, shown only to whoever pressed it. */
+    'ask:ctx': {
+      execute(ctx, args) {
+        const citation = args.join(':');
+        const found = ctx.library.engine.context(citation, CONTEXT_RADIUS);
+        if (!found) {
+          throw new UserError('unknown-citation', `Passage ${code(citation)} is no longer in the archive; it may have been reloaded.`);
+        }
+        return { reply: ephemeral(renderPassageInContext(found, `Context of ${code(citation)}:`)) };
+      },
+    },
+  },
+} satisfies Command<typeof AskOptions>;

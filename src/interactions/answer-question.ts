@@ -1,0 +1,42 @@
+import type { ReplyPayload } from './incoming.ts';
+import type { EngineView } from './library-view.ts';
+import { UserError } from './errors.ts';
+import { renderAnswer, renderNoCoverage } from './render/answer.ts';
+
+/** What `/ask`, "More results" and "Find coverage" all do: ask the engine and render what it says. */
+export function answerQuestion(
+  engine: EngineView,
+  request: {
+    question: string;
+    limit: number;
+    offset?: number;
+    /** Article id to answer from (`/ask source:`). */
+    sourceId?: string | null;
+    subject?: string;
+  },
+): ReplyPayload {
+  const offset = request.offset ?? 0;
+  const source = request.sourceId ? engine.article(request.sourceId) : undefined;
+  if (request.sourceId && !source) {
+    throw new UserError(
+      'unknown-source',
+      'That source is not in the archive (it may have been removed by a reload). Pick one from the list as you type, or leave it out.',
+    );
+  }
+  const answer = engine.answer(request.question, {
+    limit: request.limit,
+    offset,
+    ...(source ? { articleId: source.id } : {}),
+  });
+  if (answer.results.length === 0) {
+    if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
+    return renderNoCoverage(request.question, engine.closestHeadlines(request.question, 3), source ?? null);
+  }
+  return renderAnswer(answer, {
+    question: request.question,
+    limit: request.limit,
+    offset,
+    source: source ?? null,
+    ...(request.subject ? { subject: request.subject } : {}),
+  });
+}

@@ -1,0 +1,163 @@
+import {
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  ButtonStyle,
+  ComponentType,
+} from 'discord.js';
+import type { Article } from '../../corpus/article.ts';
+import type { Answer, AnswerResult, Highlight } from '../../search/answer.ts';
+import type { ReplyPayload } from '../incoming.ts';
+import { citationLine, code, isWebUrl } from './citation.ts';
+import { escapeText } from './escape.ts';
+import { Limits } from './limits.ts';
+import { customIds, queryFooter } from './query-state.ts';
+import { fitText } from './truncate.ts';
+
+/** How an answer was asked for, to label it and to build its "More results" button. */
+export interface AnswerRequest {
+  question: string;
+  limit: number;
+  offset: number;
+  /** The article the answer was limited to (`/ask source:`), if any. */
+  source: Article | null;
+  /**
+   * What the answer is called in its first line.
+   * @default 'your question'
+   */
+  subject?: string;
+}
+
+/** Embed colour of answers (Discord's blurple), so they are recognisable in a busy channel. */
+const ANSWER_COLOUR = 0x5865f2;
+const NO_COVERAGE_COLOUR = 0x99aab5;
+/** Leaves room in the 6,000-character total for five results with titles, citations and the footer. */
+const QUOTE_BUDGET = 850;
+
+/**
+ * An answer as a Discord reply: one embed per passage, each a quote with the question's terms in bold
+ * and a citation line; buttons for the context of each result and for the next page.
+ */
+export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPayload {
+  const from = request.offset + 1;
+  const to = request.offset + answer.results.length;
+  const footer = queryFooter(
+    { question: request.question, source: request.source?.id ?? null },
+    `Results ${from}–${to}${answer.hasMore ? ' · more available' : ''}`,
+  );
+  const titles = answer.results.map((result, index) =>
+    fitText(`${from + index}. ${result.title}`, Limits.embedTitle, { render: escapeText }),
+  );
+  // Share what the 6,000-character total leaves after titles and the footer between the quotes.
+  const spare = Limits.embedTotal - 100 - Math.min(footer.length, Limits.footerText) - titles.join('').length;
+  const perResult = Math.min(2000, Math.floor(spare / Math.max(1, answer.results.length)));
+  const embeds = answer.results.map((result, index) => resultEmbed(result, titles[index]!, perResult));
+  const last = embeds.at(-1);
+  if (last) last.footer = { text: footer };
+  const count = answer.results.length === 1 ? 'One passage answers' : `${answer.results.length} passages answer`;
+  const scope = request.source ? ` in *${fitText(request.source.title, 300, { render: escapeText })}*` : '';
+  return {
+    content: `${count} ${request.subject ?? 'your question'}${scope}:`,
+    embeds,
+    components: answerButtons(answer, request),
+  };
+}
+
+/** "No coverage found", with the closest headlines so the user can rephrase or look further. */
+export function renderNoCoverage(question: string, closest: readonly Article[], source: Article | null): ReplyPayload {
+  const shown = fitText(question.replace(/\s+/g, ' ').trim(), 300, { render: escapeText });
+  const scope = source ? ` in *${fitText(source.title, 200, { render: escapeText })}*` : '';
+  const embeds: APIEmbed[] =
+    closest.length === 0
+      ? []
+      : [
+          {
+            title: 'Closest headlines',
+            color: NO_COVERAGE_COLOUR,
+            description: closest
+              .slice(0, 5)
+              .map((article) => `• ${fitText(article.title, 200, { render: escapeText })} — ${code(article.id)}`)
+              .join('\n'),
+            footer: { text: 'None of these answers the question; try other words, or /sources to browse.' },
+          },
+        ];
+  return {
+    content: `**No coverage found**${scope} for “${shown}”. Nothing in the archive answers it, and a guess would be worse than no answer.`,
+    embeds,
+  };
+}
+
+function resultEmbed(result: AnswerResult, title: string, budget: number): APIEmbed {
+  const also =
+    result.alsoReportedBy.length > 0
+      ? `\nAlso reported by: ${result.alsoReportedBy.slice(0, 3).map(code).join(', ')}${result.alsoReportedBy.length > 3 ? ' and others' : ''}`
+      : '';
+  const cite = `\n${citationLine(result, result.citation, { title: false })}${also}`;
+  const note = ` … *(cut; \`/cite ${result.citation}\` shows it all)*`;
+  const quote = fitText(result.quote.replace(/\s+/g, ' ').trim(), Math.max(40, Math.min(QUOTE_BUDGET, budget - cite.length - 2)), {
+    render: (part) => highlight(part, result.highlights),
+    note: note.length < 200 ? note : ' …',
+  });
+  const embed: APIEmbed = { color: ANSWER_COLOUR, title, description: fitText(`> ${quote}${cite}`, Math.max(100, budget)) };
+  if (result.url && isWebUrl(result.url)) embed.url = result.url;
+  return embed;
+}
+
+/**
+ * The quote, escaped, with each highlighted span in bold. Spans are clipped to the text given (the
+ * quote may have been cut) and merged where they touch.
+ */
+export function highlight(text: string, highlights: readonly Highlight[]): string {
+  const spans = highlights
+    .map(({ start, end }) => ({ start: Math.max(0, start), end: Math.min(text.length, end) }))
+    .filter(({ start, end }) => end > start)
+    .sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    if (span.end <= at) continue;
+    const start = Math.max(span.start, at);
+    out += escapeText(text.slice(at, start));
+    const marked = text.slice(start, span.end);
+    // Bold needs no leading or trailing space inside the markers to render.
+    out += marked.trim() === '' ? escapeText(marked) : boldTrimmed(marked);
+    at = span.end;
+  }
+  return out + escapeText(text.slice(at));
+}
+
+function boldTrimmed(text: string): string {
+  const lead = /^\s*/.exec(text)?.[0] ?? '';
+  const trail = /\s*$/.exec(text)?.[0] ?? '';
+  return `${lead}**${escapeText(text.trim())}**${trail}`;
+}
+
+function answerButtons(answer: Answer, request: AnswerRequest): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+  const rows: APIActionRowComponent<APIComponentInMessageActionRow>[] = [];
+  const context: APIButtonComponent[] = answer.results
+    .map((result, index) => ({ result, rank: request.offset + index + 1 }))
+    .filter(({ result }) => customIds.context(result.citation).length <= Limits.customId)
+    .slice(0, Limits.buttonsPerRow)
+    .map(({ result, rank }) => ({
+      type: ComponentType.Button,
+      style: ButtonStyle.Secondary,
+      label: answer.results.length === 1 ? 'Show context' : `Show context ${rank}`,
+      custom_id: customIds.context(result.citation),
+    }));
+  if (answer.hasMore) {
+    rows.push({
+      type: ComponentType.ActionRow,
+      components: [
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Primary,
+          label: 'More results',
+          custom_id: customIds.more(request.offset + request.limit, request.limit),
+        },
+      ],
+    });
+  }
+  if (context.length > 0) rows.push({ type: ComponentType.ActionRow, components: context });
+  return rows;
+}

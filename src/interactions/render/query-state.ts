@@ -1,0 +1,49 @@
+import type { APIEmbed } from 'discord.js';
+import { neutraliseMentions, stripZeroWidth } from './escape.ts';
+
+/**
+ * Button state that must survive restarts and work on any HTTP replica, so nothing is kept in memory.
+ *
+ * custom_ids (at most 100 characters) carry what is short:
+ * - `ask:more:<offset>:<limit>`: the next page of an answer;
+ * - `ask:ctx:<citation>`: the paragraphs around one result (a citation too long for 100 characters
+ *   gets no button; `/cite` still shows it);
+ * - `sources:page:<page>:<query>`: a page of `/sources`; the option caps the query at 80 characters.
+ *
+ * The question itself may be up to 1,000 characters, so "More results" reads it back from the message
+ * the button is on (Discord sends that message with every button press): the last embed's footer says
+ * `Asked: <question>`, and `Source: <article id>` when the answer was limited to one article. Footers
+ * are plain text (no markdown), so the question is stored verbatim apart from mention-neutralising
+ * zero-width spaces, which are removed again on reading.
+ */
+export interface QueryState {
+  question: string;
+  source: string | null;
+}
+
+const ASKED = 'Asked: ';
+const SOURCE = 'Source: ';
+
+/** The footer text holding an answer's question (and source), plus a human-readable page note. */
+export function queryFooter(state: QueryState, note: string): string {
+  const question = state.question.replace(/\s+/g, ' ').trim();
+  return neutraliseMentions([`${ASKED}${question}`, ...(state.source ? [`${SOURCE}${state.source}`] : []), note].join('\n'));
+}
+
+/** Reads the question back from a message's embeds; null if the message holds none. */
+export function readQueryState(embeds: readonly APIEmbed[]): QueryState | null {
+  const footer = embeds.at(-1)?.footer?.text;
+  if (!footer) return null;
+  const lines = stripZeroWidth(footer).split('\n');
+  const asked = lines.find((line) => line.startsWith(ASKED));
+  if (!asked) return null;
+  const source = lines.find((line) => line.startsWith(SOURCE));
+  return { question: asked.slice(ASKED.length), source: source ? source.slice(SOURCE.length) : null };
+}
+
+/** custom_id builders; see the module comment for the scheme. */
+export const customIds = {
+  more: (offset: number, limit: number) => `ask:more:${offset}:${limit}`,
+  context: (citation: string) => `ask:ctx:${citation}`,
+  sourcesPage: (page: number, query: string) => `sources:page:${page}:${query}`,
+};

@@ -1,0 +1,55 @@
+import { type APIButtonComponent, type APIEmbed, ButtonStyle, ComponentType } from 'discord.js';
+import type { Article } from '../../corpus/article.ts';
+import type { ReplyPayload } from '../incoming.ts';
+import { code } from './citation.ts';
+import { escapeText } from './escape.ts';
+import { Limits } from './limits.ts';
+import { customIds } from './query-state.ts';
+import { fitText } from './truncate.ts';
+
+/** Articles listed per page of `/sources`. */
+export const SOURCES_PER_PAGE = 10;
+
+/** One page (0-based) of the articles in the corpus, with Previous / Next buttons. */
+export function renderSources(articles: readonly Article[], page: number, query: string, totalInCorpus: number): ReplyPayload {
+  const pages = Math.max(1, Math.ceil(articles.length / SOURCES_PER_PAGE));
+  const current = Math.min(Math.max(0, page), pages - 1);
+  const shown = articles.slice(current * SOURCES_PER_PAGE, (current + 1) * SOURCES_PER_PAGE);
+  const perLine = Math.floor((Limits.embedDescription - 100) / SOURCES_PER_PAGE);
+  const lines = shown.map((article, index) => {
+    const rank = current * SOURCES_PER_PAGE + index + 1;
+    const paragraphs = new Set(article.passages.map((passage) => passage.paragraph)).size;
+    const meta = [article.publisher ?? 'publisher unknown', article.published].filter(Boolean).join(', ');
+    const tail = ` — ${escapeText(meta)} · ${paragraphs} paragraph${paragraphs === 1 ? '' : 's'} · ${code(article.id)}`;
+    const title = fitText(article.title, Math.max(40, perLine - tail.length - 10), { render: escapeText });
+    return `${rank}. **${title}**${tail.length < perLine - 40 ? tail : ` · ${code(article.id).slice(0, 60)}`}`;
+  });
+  const heading = query
+    ? `Sources matching “${fitText(query, 80, { render: escapeText })}”: ${articles.length} of ${totalInCorpus}`
+    : `Sources: ${totalInCorpus} article${totalInCorpus === 1 ? '' : 's'}`;
+  const embed: APIEmbed = {
+    title: fitText(heading, Limits.embedTitle),
+    description: lines.length > 0 ? lines.join('\n') : 'No article matches; try fewer words.',
+    footer: { text: `Page ${current + 1} of ${pages} · /cite <article>#<paragraph> quotes a paragraph` },
+    color: 0x5865f2,
+  };
+  const button = (label: string, target: number, disabled: boolean): APIButtonComponent => ({
+    type: ComponentType.Button,
+    style: ButtonStyle.Secondary,
+    label,
+    custom_id: customIds.sourcesPage(target, query),
+    disabled,
+  });
+  return {
+    embeds: [embed],
+    components:
+      pages > 1
+        ? [
+            {
+              type: ComponentType.ActionRow,
+              components: [button('Previous', current - 1, current === 0), button('Next', current + 1, current >= pages - 1)],
+            },
+          ]
+        : [],
+  };
+}
