@@ -71,3 +71,12 @@ export class CorpusLifecycle {
     await Promise.all([...this.#listeners].map(async (listener) => listener(engine, report)));
   }
 }
+
+/**
+ * The lifecycle behind a command context's library, when it has one. Commands see the library through
+ * the narrow `LibraryView`; the real `Library` carries a lifecycle when it knows its corpus path.
+ */
+export function lifecycleOf(library: object): CorpusLifecycle | undefined {
+  const candidate = (library as { lifecycle?: unknown }).lifecycle;
+  return candidate instanceof CorpusLifecycle ? candidate : undefined;
+}

@@ -1,0 +1,134 @@
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { z } from 'zod';
+import type { Command, CommandContext } from '../src/interactions/command.ts';
+import { UserError } from '../src/interactions/errors.ts';
+import type { Actor } from '../src/lifecycle/audit-log.ts';
+import { type CorpusLifecycle, lifecycleOf } from '../src/lifecycle/corpus-lifecycle.ts';
+import {
+  CORPUS_BUTTONS,
+  renderAddPreview,
+  renderCancelled,
+  renderEditOutcome,
+  renderRemovePreview,
+} from '../src/lifecycle/corpus-replies.ts';
+import { CorpusStoreError } from '../src/lifecycle/corpus-store.ts';
+import { AttachmentDownloadError, downloadAttachment } from '../src/lifecycle/download-attachment.ts';
+
+const Attachment = z.object({
+  kind: z.literal('attachment'),
+  filename: z.string().min(1),
+  url: z.url({ protocol: /^https?$/ }),
+  size: z.number().int().min(0),
+  contentType: z.string().nullable(),
+});
+
+const Options = z.discriminatedUnion('subcommand', [
+  z.object({ subcommand: z.literal('add'), file: Attachment }),
+  z.object({ subcommand: z.literal('remove'), id: z.string().trim().min(1).max(100) }),
+]);
+
+/** `/corpus add` and `/corpus remove`: moderators edit the corpus, previewing and confirming each change. */
+export default {
+  data: new SlashCommandBuilder()
+    .setName('corpus')
+    .setDescription('Add, replace or remove articles (moderators)')
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .setContexts(InteractionContextType.Guild)
+    .addSubcommand((sub) =>
+      sub
+        .setName('add')
+        .setDescription('Add an article (or replace the one with the same file name) from a .md or .txt file')
+        .addAttachmentOption((o) =>
+          o
+            .setName('file')
+            .setDescription('Markdown with front matter, or text with the headline first')
+            .setRequired(true),
+        ),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('remove')
+        .setDescription('Remove an article')
+        .addStringOption((o) =>
+          o
+            .setName('id')
+            .setDescription('The article to remove')
+            .setRequired(true)
+            .setAutocomplete(true)
+            .setMaxLength(100),
+        ),
+    ),
+  options: Options,
+  access: 'moderators',
+  isPrivate: () => true,
+  async execute(ctx, options, interaction) {
+    const lifecycle = requireLifecycle(ctx);
+    const actor = actorOf(interaction);
+    return withUserErrors(async () => {
+      if (options.subcommand === 'remove') {
+        const { token, prepared } = lifecycle.editor.previewRemove(actor, options.id);
+        return renderRemovePreview(prepared.article, prepared.fileName, token);
+      }
+      const maxBytes = lifecycle.store.maxBytes;
+      if (options.file.size > maxBytes) {
+        throw new UserError(
+          'too-large',
+          `The file is ${Math.round(options.file.size / 1024)} KiB; articles may be at most ${Math.round(maxBytes / 1024)} KiB.`,
+        );
+      }
+      const bytes = await downloadAttachment(options.file.url, { maxBytes });
+      const { token, prepared } = await lifecycle.editor.previewAdd(actor, options.file.filename, bytes);
+      return renderAddPreview(prepared.kind, prepared.article, prepared.fileName, token);
+    });
+  },
+  autocomplete(ctx, focused) {
+    if (focused.name !== 'id') return [];
+    return ctx.library.engine
+      .suggestArticles(focused.value, 25)
+      .map((article) => ({ name: `${article.title} (${article.id})`.slice(0, 100), value: article.id }));
+  },
+  buttons: {
+    [CORPUS_BUTTONS.confirm]: {
+      access: 'moderators',
+      async execute(ctx, args, interaction) {
+        const lifecycle = requireLifecycle(ctx);
+        const outcome = await withUserErrors(() =>
+          lifecycle.editor.confirm(actorOf(interaction), args.join(':')),
+        );
+        return { update: renderEditOutcome(outcome) };
+      },
+    },
+    [CORPUS_BUTTONS.cancel]: {
+      access: 'moderators',
+      execute(ctx, args, interaction) {
+        requireLifecycle(ctx).editor.cancel(actorOf(interaction), args.join(':'));
+        return { update: renderCancelled() };
+      },
+    },
+  },
+} satisfies Command<typeof Options>;
+
+function requireLifecycle(ctx: CommandContext): CorpusLifecycle {
+  const lifecycle = lifecycleOf(ctx.library);
+  if (!lifecycle) {
+    throw new UserError('corpus-read-only', 'This bot was started without a corpus folder it can edit.');
+  }
+  return lifecycle;
+}
+
+/** Who is editing, for the audit log: the id decides, the name is for people reading it. */
+function actorOf(interaction: { userId: string; userName?: string }): Actor {
+  return { id: interaction.userId, name: interaction.userName ?? `user ${interaction.userId}` };
+}
+
+/** Store and download refusals are the moderator's to fix: shown to them privately, as written. */
+async function withUserErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof CorpusStoreError || error instanceof AttachmentDownloadError) {
+      throw new UserError(error.code, error.message);
+    }
+    throw error;
+  }
+}
