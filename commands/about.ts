@@ -6,7 +6,9 @@ import { renderAbout } from '../src/interactions/render/status.ts';
 const AboutOptions = z.object({});
 
 export default {
-  data: new SlashCommandBuilder().setName('about').setDescription('What the archive holds: size, version, last reload, uptime'),
+  data: new SlashCommandBuilder()
+    .setName('about')
+    .setDescription('What the archive holds: size, version, last reload, uptime'),
   options: AboutOptions,
   execute(ctx) {
     const engine = ctx.library.engine;

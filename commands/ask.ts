@@ -4,8 +4,8 @@ import { answerQuestion } from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { code } from '../src/interactions/render/citation.ts';
-import { ephemeral } from '../src/interactions/render/payload.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
+import { ephemeral } from '../src/interactions/render/payload.ts';
 import { readQueryState } from '../src/interactions/render/query-state.ts';
 
 /** Longest question accepted; Discord enforces it in the client too (`setMaxLength`). */
@@ -25,10 +25,18 @@ export default {
     .setName('ask')
     .setDescription('Ask the news archive a question; answers are quoted word for word, with citations')
     .addStringOption((o) =>
-      o.setName('question').setDescription('What you want to know').setRequired(true).setMaxLength(MAX_QUESTION_LENGTH),
+      o
+        .setName('question')
+        .setDescription('What you want to know')
+        .setRequired(true)
+        .setMaxLength(MAX_QUESTION_LENGTH),
     )
-    .addIntegerOption((o) => o.setName('limit').setDescription('How many passages (1-5, default 3)').setMinValue(1).setMaxValue(5))
-    .addStringOption((o) => o.setName('source').setDescription('Only answer from this article').setAutocomplete(true))
+    .addIntegerOption((o) =>
+      o.setName('limit').setDescription('How many passages (1-5, default 3)').setMinValue(1).setMaxValue(5),
+    )
+    .addStringOption((o) =>
+      o.setName('source').setDescription('Only answer from this article').setAutocomplete(true),
+    )
     .addBooleanOption((o) => o.setName('private').setDescription('Show the answer only to you')),
   options: AskOptions,
   rateLimited: true,
@@ -54,9 +62,13 @@ export default {
       execute(ctx, [offset = '', limit = ''], interaction) {
         const state = readQueryState(interaction.message.embeds);
         const page = z
-          .object({ offset: z.coerce.number().int().min(1).max(1000), limit: z.coerce.number().int().min(1).max(5) })
+          .object({
+            offset: z.coerce.number().int().min(1).max(1000),
+            limit: z.coerce.number().int().min(1).max(5),
+          })
           .safeParse({ offset, limit });
-        if (!state || !page.success) throw new UserError('stale-button', 'This button no longer works; ask the question again.');
+        if (!state || !page.success)
+          throw new UserError('stale-button', 'This button no longer works; ask the question again.');
         return {
           update: answerQuestion(ctx.library.engine, {
             question: state.question,
@@ -73,7 +85,10 @@ export default {
         const citation = args.join(':');
         const found = ctx.library.engine.context(citation, CONTEXT_RADIUS);
         if (!found) {
-          throw new UserError('unknown-citation', `Passage ${code(citation)} is no longer in the archive; it may have been reloaded.`);
+          throw new UserError(
+            'unknown-citation',
+            `Passage ${code(citation)} is no longer in the archive; it may have been reloaded.`,
+          );
         }
         return { reply: ephemeral(renderPassageInContext(found, `Context of ${code(citation)}:`)) };
       },

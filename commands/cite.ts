@@ -14,7 +14,12 @@ export default {
     .setName('cite')
     .setDescription('Show one cited passage in full, with the paragraphs around it')
     .addStringOption((o) =>
-      o.setName('id').setDescription('Citation, e.g. article-id#3').setRequired(true).setAutocomplete(true).setMaxLength(200),
+      o
+        .setName('id')
+        .setDescription('Citation, e.g. article-id#3')
+        .setRequired(true)
+        .setAutocomplete(true)
+        .setMaxLength(200),
     ),
   options: CiteOptions,
   execute(ctx, options) {

@@ -20,19 +20,26 @@ export default {
   rateLimited: true,
   isPrivate: () => true,
   execute(ctx, _options, interaction) {
-    if (interaction.kind !== 'message-context-menu') throw new UserError('wrong-kind', 'Use this from a message’s Apps menu.');
+    if (interaction.kind !== 'message-context-menu')
+      throw new UserError('wrong-kind', 'Use this from a message’s Apps menu.');
     const message = interaction.targetMessage;
-    const text = [message.content, ...message.embeds.flatMap((embed) => [embed.title ?? '', embed.description ?? ''])]
+    const text = [
+      message.content,
+      ...message.embeds.flatMap((embed) => [embed.title ?? '', embed.description ?? '']),
+    ]
       .join(' ')
       .replace(/\s+/g, ' ')
       .trim();
-    if (text === '') throw new UserError('empty-message', 'That message has no text I can check against the archive.');
+    if (text === '')
+      throw new UserError('empty-message', 'That message has no text I can check against the archive.');
     return answerQuestion(ctx.library.engine, { question: claim(text), limit: 3, subject: 'that message' });
   },
 } satisfies Command<typeof FindCoverageOptions>;
 
 function claim(text: string): string {
   if (text.length <= MAX_CLAIM_LENGTH) return text;
-  const end = sentenceEnds(text).filter((at) => at <= MAX_CLAIM_LENGTH).at(-1);
+  const end = sentenceEnds(text)
+    .filter((at) => at <= MAX_CLAIM_LENGTH)
+    .at(-1);
   return text.slice(0, end ?? MAX_CLAIM_LENGTH);
 }

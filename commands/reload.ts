@@ -24,7 +24,8 @@ export default {
   isPrivate: () => true,
   async execute(ctx, _options, interaction, progress) {
     const library = ctx.library;
-    if (!isReloadable(library)) throw new UserError('reload-unavailable', 'This bot cannot reload its corpus while running.');
+    if (!isReloadable(library))
+      throw new UserError('reload-unavailable', 'This bot cannot reload its corpus while running.');
     const outcome = await library.reload({
       trigger: 'command',
       actor: { id: interaction.userId, name: interaction.userName ?? interaction.userId },

@@ -15,7 +15,10 @@ export default {
     .setName('sources')
     .setDescription('List the articles in the archive')
     .addStringOption((o) =>
-      o.setName('query').setDescription('Only articles whose title, publisher or id contains this').setMaxLength(MAX_QUERY_LENGTH),
+      o
+        .setName('query')
+        .setDescription('Only articles whose title, publisher or id contains this')
+        .setMaxLength(MAX_QUERY_LENGTH),
     ),
   options: SourcesOptions,
   execute(ctx, options) {
@@ -27,7 +30,8 @@ export default {
     'sources:page': {
       execute(ctx, [page = '', ...query]) {
         const target = Number.parseInt(page, 10);
-        if (!Number.isInteger(target) || target < 0) throw new UserError('stale-button', 'This button no longer works; run /sources again.');
+        if (!Number.isInteger(target) || target < 0)
+          throw new UserError('stale-button', 'This button no longer works; run /sources again.');
         const text = query.join(':').slice(0, MAX_QUERY_LENGTH);
         const articles = ctx.library.engine.articles();
         return { update: renderSources(matching(articles, text), target, text, articles.length) };

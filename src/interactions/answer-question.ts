@@ -1,6 +1,6 @@
+import { UserError } from './errors.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
-import { UserError } from './errors.ts';
 import { renderAnswer, renderNoCoverage } from './render/answer.ts';
 
 /** What `/ask`, "More results" and "Find coverage" all do: ask the engine and render what it says. */

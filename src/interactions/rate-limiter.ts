@@ -8,6 +8,7 @@ export class RateLimiter {
   readonly #windowMs: number;
   readonly #now: () => number;
   readonly #hits = new Map<string, number[]>();
+  #lastSweep = 0;
 
   constructor(options: {
     /** Questions allowed per window. */
@@ -35,12 +36,14 @@ export class RateLimiter {
     }
     recent.push(now);
     this.#hits.set(key, recent);
-    if (this.#hits.size > 10_000) this.#sweep(now);
+    // At most one sweep per window, so a crowd of users costs amortised O(1) per question.
+    if (this.#hits.size > 10_000 && now - this.#lastSweep >= this.#windowMs) this.#sweep(now);
     return 0;
   }
 
   /** Forgets users with no question in the window, so memory stays bounded by active users. */
   #sweep(now: number): void {
+    this.#lastSweep = now;
     for (const [key, times] of this.#hits) {
       if (times.every((time) => now - time >= this.#windowMs)) this.#hits.delete(key);
     }

@@ -55,7 +55,8 @@ export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPaylo
   const embeds = answer.results.map((result, index) => resultEmbed(result, titles[index]!, perResult));
   const last = embeds.at(-1);
   if (last) last.footer = { text: footer };
-  const count = answer.results.length === 1 ? 'One passage answers' : `${answer.results.length} passages answer`;
+  const count =
+    answer.results.length === 1 ? 'One passage answers' : `${answer.results.length} passages answer`;
   const scope = request.source ? ` in *${fitText(request.source.title, 300, { render: escapeText })}*` : '';
   return {
     content: `${count} ${request.subject ?? 'your question'}${scope}:`,
@@ -65,7 +66,11 @@ export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPaylo
 }
 
 /** "No coverage found", with the closest headlines so the user can rephrase or look further. */
-export function renderNoCoverage(question: string, closest: readonly Article[], source: Article | null): ReplyPayload {
+export function renderNoCoverage(
+  question: string,
+  closest: readonly Article[],
+  source: Article | null,
+): ReplyPayload {
   const shown = fitText(question.replace(/\s+/g, ' ').trim(), 300, { render: escapeText });
   const scope = source ? ` in *${fitText(source.title, 200, { render: escapeText })}*` : '';
   const embeds: APIEmbed[] =
@@ -77,7 +82,9 @@ export function renderNoCoverage(question: string, closest: readonly Article[], 
             color: NO_COVERAGE_COLOUR,
             description: closest
               .slice(0, 5)
-              .map((article) => `• ${fitText(article.title, 200, { render: escapeText })} — ${code(article.id)}`)
+              .map(
+                (article) => `• ${fitText(article.title, 200, { render: escapeText })} — ${code(article.id)}`,
+              )
               .join('\n'),
             footer: { text: 'None of these answers the question; try other words, or /sources to browse.' },
           },
@@ -95,11 +102,19 @@ function resultEmbed(result: AnswerResult, title: string, budget: number): APIEm
       : '';
   const cite = `\n${citationLine(result, result.citation, { title: false })}${also}`;
   const note = ` … *(cut; \`/cite ${result.citation}\` shows it all)*`;
-  const quote = fitText(result.quote.replace(/\s+/g, ' ').trim(), Math.max(40, Math.min(QUOTE_BUDGET, budget - cite.length - 2)), {
-    render: (part) => highlight(part, result.highlights),
-    note: note.length < 200 ? note : ' …',
-  });
-  const embed: APIEmbed = { color: ANSWER_COLOUR, title, description: fitText(`> ${quote}${cite}`, Math.max(100, budget)) };
+  const quote = fitText(
+    result.quote.replace(/\s+/g, ' ').trim(),
+    Math.max(40, Math.min(QUOTE_BUDGET, budget - cite.length - 2)),
+    {
+      render: (part) => highlight(part, result.highlights),
+      note: note.length < 200 ? note : ' …',
+    },
+  );
+  const embed: APIEmbed = {
+    color: ANSWER_COLOUR,
+    title,
+    description: fitText(`> ${quote}${cite}`, Math.max(100, budget)),
+  };
   if (result.url && isWebUrl(result.url)) embed.url = result.url;
   return embed;
 }
@@ -133,7 +148,10 @@ function boldTrimmed(text: string): string {
   return `${lead}**${escapeText(text.trim())}**${trail}`;
 }
 
-function answerButtons(answer: Answer, request: AnswerRequest): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+function answerButtons(
+  answer: Answer,
+  request: AnswerRequest,
+): APIActionRowComponent<APIComponentInMessageActionRow>[] {
   const rows: APIActionRowComponent<APIComponentInMessageActionRow>[] = [];
   const context: APIButtonComponent[] = answer.results
     .map((result, index) => ({ result, rank: request.offset + index + 1 }))

@@ -31,7 +31,10 @@ export function isWebUrl(value: string): boolean {
 
 /** A URL that cannot end a markdown link early or open a new one. */
 export function safeUrl(value: string): string {
-  return new URL(value).href.replace(/[()<>\s]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return new URL(value).href.replace(
+    /[()<>\s]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }
 
 /** Article metadata as a short plain line: `BBC · 2015-08-01 · by Jane Doe`; empty parts left out. */

@@ -37,8 +37,13 @@ export function renderPassageInContext(found: PassageInContext, heading: string)
   const embed: APIEmbed = {
     title: fitText(article.title, Limits.embedTitle, { render: escapeText }),
     author: { name: fitText(neutraliseMentions(metaLine(article)), Limits.authorName) },
-    description: fitText(`${blocks.join('\n\n')}\n\n${citationLine(article, cited.id)}`, Limits.embedDescription),
-    footer: { text: `Citation ${cited.id} · paragraph ${cited.paragraph} of ${paragraphs} · article ${article.id}` },
+    description: fitText(
+      `${blocks.join('\n\n')}\n\n${citationLine(article, cited.id)}`,
+      Limits.embedDescription,
+    ),
+    footer: {
+      text: `Citation ${cited.id} · paragraph ${cited.paragraph} of ${paragraphs} · article ${article.id}`,
+    },
     color: 0x5865f2,
   };
   if (article.url && isWebUrl(article.url)) embed.url = article.url;

@@ -27,7 +27,9 @@ const SOURCE = 'Source: ';
 /** The footer text holding an answer's question (and source), plus a human-readable page note. */
 export function queryFooter(state: QueryState, note: string): string {
   const question = state.question.replace(/\s+/g, ' ').trim();
-  return neutraliseMentions([`${ASKED}${question}`, ...(state.source ? [`${SOURCE}${state.source}`] : []), note].join('\n'));
+  return neutraliseMentions(
+    [`${ASKED}${question}`, ...(state.source ? [`${SOURCE}${state.source}`] : []), note].join('\n'),
+  );
 }
 
 /** Reads the question back from a message's embeds; null if the message holds none. */

@@ -11,7 +11,12 @@ import { fitText } from './truncate.ts';
 export const SOURCES_PER_PAGE = 10;
 
 /** One page (0-based) of the articles in the corpus, with Previous / Next buttons. */
-export function renderSources(articles: readonly Article[], page: number, query: string, totalInCorpus: number): ReplyPayload {
+export function renderSources(
+  articles: readonly Article[],
+  page: number,
+  query: string,
+  totalInCorpus: number,
+): ReplyPayload {
   const pages = Math.max(1, Math.ceil(articles.length / SOURCES_PER_PAGE));
   const current = Math.min(Math.max(0, page), pages - 1);
   const shown = articles.slice(current * SOURCES_PER_PAGE, (current + 1) * SOURCES_PER_PAGE);
@@ -47,7 +52,10 @@ export function renderSources(articles: readonly Article[], page: number, query:
         ? [
             {
               type: ComponentType.ActionRow,
-              components: [button('Previous', current - 1, current === 0), button('Next', current + 1, current >= pages - 1)],
+              components: [
+                button('Previous', current - 1, current === 0),
+                button('Next', current + 1, current >= pages - 1),
+              ],
             },
           ]
         : [],

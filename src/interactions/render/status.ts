@@ -31,7 +31,11 @@ export function renderAbout(facts: AboutFacts): ReplyPayload {
           { name: 'Passages', value: String(facts.passages), inline: true },
           { name: 'Corpus version', value: code(facts.version.slice(0, 16)), inline: true },
           { name: 'Last reload', value: `<t:${loaded}:f> (<t:${loaded}:R>)`, inline: true },
-          { name: 'Uptime', value: formatDuration(facts.now.getTime() - facts.startedAt.getTime()), inline: true },
+          {
+            name: 'Uptime',
+            value: formatDuration(facts.now.getTime() - facts.startedAt.getTime()),
+            inline: true,
+          },
         ],
       },
     ],
@@ -69,10 +73,14 @@ export function renderReloadOutcome(outcome: ReloadOutcome): ReplyPayload {
     case 'reloaded': {
       const r = outcome.report;
       if (r.unchanged) {
-        return { content: `The corpus on disk is unchanged: still ${r.articlesAfter} articles, version ${code(r.versionAfter.slice(0, 16))}.` };
+        return {
+          content: `The corpus on disk is unchanged: still ${r.articlesAfter} articles, version ${code(r.versionAfter.slice(0, 16))}.`,
+        };
       }
       const list = (ids: string[]) =>
-        ids.length === 0 ? 'none' : fitText(ids.map(code).join(', '), Limits.fieldValue - 20, { note: ` … (${ids.length} in all)` });
+        ids.length === 0
+          ? 'none'
+          : fitText(ids.map(code).join(', '), Limits.fieldValue - 20, { note: ` … (${ids.length} in all)` });
       const embed: APIEmbed = {
         title: 'Corpus reloaded',
         color: 0x57f287,
@@ -83,7 +91,10 @@ export function renderReloadOutcome(outcome: ReloadOutcome): ReplyPayload {
           { name: 'Articles', value: `${r.articlesBefore} → ${r.articlesAfter}`, inline: true },
           { name: 'Passages', value: `${r.passagesBefore} → ${r.passagesAfter}`, inline: true },
           { name: 'Time', value: `${(r.durationMs / 1000).toFixed(1)} s`, inline: true },
-          { name: 'Version', value: `${code(r.versionBefore.slice(0, 16))} → ${code(r.versionAfter.slice(0, 16))}` },
+          {
+            name: 'Version',
+            value: `${code(r.versionBefore.slice(0, 16))} → ${code(r.versionAfter.slice(0, 16))}`,
+          },
         ],
       };
       return { embeds: [embed] };
@@ -98,7 +109,9 @@ export function renderReloadOutcome(outcome: ReloadOutcome): ReplyPayload {
           {
             title: 'Fix these, then /reload again',
             color: 0xed4245,
-            description: fitText(problems.join('\n'), Limits.embedDescription, { note: '\n…and more (see the log)' }),
+            description: fitText(problems.join('\n'), Limits.embedDescription, {
+              note: '\n…and more (see the log)',
+            }),
           },
         ],
       };

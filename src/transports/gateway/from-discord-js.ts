@@ -15,6 +15,7 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
   const base = {
     id: interaction.id,
     userId: interaction.user.id,
+    userName: interaction.user.globalName ?? interaction.user.username,
     guildId: interaction.guildId,
     memberRoleIds: roleIds(interaction),
     memberPermissions: interaction.memberPermissions?.bitfield ?? null,

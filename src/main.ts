@@ -1,0 +1,51 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { CorpusError } from './corpus/load-corpus.ts';
+import { createDispatchContext } from './interactions/context.ts';
+import { createLogger } from './interactions/logger.ts';
+import { Library } from './library.ts';
+import { runConsole } from './transports/console/console.ts';
+import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
+
+/**
+ * `npm start`: with DISCORD_TOKEN, the bot on Discord's gateway; without it, the local console on
+ * the bundled corpus. A bad setting or an invalid corpus stops start-up with a message saying what to fix.
+ */
+async function main(): Promise<number> {
+  const config = loadConfig();
+  const interactive = !config.DISCORD_TOKEN;
+  // At the console, info lines would interleave with answers; only warnings and errors go to stderr.
+  const logger = createLogger(interactive && config.LOG_LEVEL !== 'debug' ? 'warn' : config.LOG_LEVEL);
+  const library = await Library.open(config.CORPUS_PATH);
+  const ctx = createDispatchContext({ library, config, logger });
+
+  if (!config.DISCORD_TOKEN) {
+    await runConsole({ ctx, input: process.stdin, output: process.stdout });
+    return 0;
+  }
+
+  process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
+  const bot = await startGatewayBot({ token: config.DISCORD_TOKEN, apiBase: config.DISCORD_API_BASE, ctx });
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      logger.info('shutting down', { signal });
+      void bot.stop().then(resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof CorpusError) {
+      process.stderr.write(`newsdesk: ${error.message}\n`);
+    } else {
+      process.stderr.write(
+        `newsdesk: could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+    }
+    process.exit(1);
+  },
+);

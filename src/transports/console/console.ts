@@ -1,0 +1,149 @@
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { type DispatchContext, dispatchInteraction } from '../../interactions/dispatch.ts';
+import type { AutocompleteChoice, ReplyPayload, Responder } from '../../interactions/incoming.ts';
+import { type ConsoleIdentity, parseLine } from './parse-line.ts';
+import { buttonsOf, COLOUR, markdown, type Palette, PLAIN, renderText } from './render-text.ts';
+
+/** Every permission bit: the operator at the console is the server's owner, in effect. */
+const ALL_PERMISSIONS = (1n << 53n) - 1n;
+
+/** A reply printed at the console, kept so `/press <n>` can press its buttons. */
+interface Shown {
+  id: string;
+  payload: ReplyPayload;
+}
+
+/** Prints replies instead of sending them; remembers the last one that has buttons. */
+class ConsoleResponder implements Responder {
+  constructor(
+    private readonly print: (text: string) => void,
+    private readonly palette: Palette,
+    private readonly remember: (payload: ReplyPayload) => void,
+  ) {}
+
+  async reply(payload: ReplyPayload): Promise<void> {
+    this.show(payload);
+  }
+
+  async defer(): Promise<void> {
+    this.print(this.palette.dim('working…'));
+  }
+
+  async editReply(payload: ReplyPayload): Promise<void> {
+    this.show(payload);
+  }
+
+  async update(payload: ReplyPayload): Promise<void> {
+    this.show(payload);
+  }
+
+  async autocomplete(choices: AutocompleteChoice[]): Promise<void> {
+    this.print(
+      choices.length === 0
+        ? this.palette.dim('(no suggestions)')
+        : choices.map((choice) => `${this.palette.code(choice.value)}  ${choice.name}`).join('\n'),
+    );
+  }
+
+  private show(payload: ReplyPayload): void {
+    this.remember(payload);
+    this.print(renderText(payload, this.palette));
+  }
+}
+
+/**
+ * The local console: reads commands line by line (a terminal prompt, or piped input answered line by
+ * line in order), dispatches them exactly as Discord interactions are dispatched, and prints the
+ * replies as text. Resolves when the input ends or on `/quit`.
+ */
+export async function runConsole(options: {
+  ctx: DispatchContext;
+  input: Readable;
+  output: Writable;
+  /** ANSI styles. @default true when output is a terminal */
+  colour?: boolean;
+  /** Show a prompt and a greeting. @default true when input is a terminal */
+  interactive?: boolean;
+}): Promise<void> {
+  const { ctx, input, output } = options;
+  const isTty = (stream: Readable | Writable) => Boolean((stream as { isTTY?: boolean }).isTTY);
+  const palette = (options.colour ?? isTty(output)) ? COLOUR : PLAIN;
+  const interactive = options.interactive ?? isTty(input);
+  const print = (text: string) => output.write(`${text}\n`);
+  const identity: ConsoleIdentity = {
+    userId: 'console',
+    userName: 'console',
+    guildId: 'console',
+    memberRoleIds: [...ctx.config.MODERATOR_ROLE_IDS],
+    memberPermissions: ALL_PERMISSIONS,
+  };
+  let last: Shown | undefined;
+  let shown = 0;
+  const responder = new ConsoleResponder(print, palette, (payload) => {
+    shown += 1;
+    if (buttonsOf(payload).length > 0) last = { id: `console-reply-${shown}`, payload };
+  });
+
+  const lines = createInterface({
+    input,
+    ...(interactive ? { output, prompt: 'newsdesk> ' } : {}),
+    terminal: interactive,
+  });
+  if (interactive) {
+    print(
+      palette.dim(
+        `Newsdesk console: ${ctx.library.engine.articles().length} articles. Type /help, or just ask a question.`,
+      ),
+    );
+    lines.prompt();
+  }
+  for await (const line of lines) {
+    const action = parseLine(line, ctx.commands, identity);
+    if (action.kind === 'quit') break;
+    if (action.kind === 'help') print(help(ctx, palette));
+    if (action.kind === 'error') print(palette.dim(action.message));
+    if (action.kind === 'interaction') await dispatchInteraction(action.interaction, responder, ctx);
+    if (action.kind === 'press') {
+      const button = last ? buttonsOf(last.payload)[action.button - 1] : undefined;
+      if (!last || !button) print(palette.dim('There is no such button on the last reply.'));
+      else if (button.disabled) print(palette.dim(`"${button.label}" is disabled.`));
+      else {
+        const message = {
+          id: last.id,
+          content: last.payload.content ?? '',
+          embeds: last.payload.embeds ?? [],
+        };
+        await dispatchInteraction(
+          { id: `console-press-${shown}`, ...identity, kind: 'button', customId: button.customId, message },
+          responder,
+          ctx,
+        );
+      }
+    }
+    if (interactive) lines.prompt();
+  }
+  lines.close();
+}
+
+function help(ctx: DispatchContext, palette: Palette): string {
+  const commands = ctx.commands.all
+    .filter((command) => 'description' in command.data.toJSON() && command.data.toJSON().description)
+    .map((command) => {
+      const json = command.data.toJSON();
+      const description =
+        'description' in json && json.description ? json.description : 'message command: /find <text>';
+      return `  ${palette.bold(`/${command.data.name}`)}  ${description}`;
+    });
+  return [
+    ...commands,
+    `  ${palette.bold('/find <text>')}  check a claim, as "Find coverage" does on a message`,
+    `  ${palette.bold('/complete <command> <option> <text>')}  what autocomplete suggests`,
+    `  ${palette.bold('/press <n>')}  press button n of the last reply`,
+    `  ${palette.bold('/quit')}`,
+    markdown(
+      'Options go as `name:value`, e.g. `/ask who threatened the mayor? limit:2`. A line without `/` is asked.',
+      palette,
+    ),
+  ].join('\n');
+}

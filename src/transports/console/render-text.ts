@@ -1,0 +1,136 @@
+import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed } from 'discord.js';
+import type { ReplyPayload } from '../../interactions/incoming.ts';
+import { EPHEMERAL } from '../../interactions/render/payload.ts';
+
+/** ANSI styles, or nothing when the output is not a terminal. */
+export interface Palette {
+  bold(text: string): string;
+  italic(text: string): string;
+  dim(text: string): string;
+  code(text: string): string;
+  accent(text: string): string;
+}
+
+const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+
+export const COLOUR: Palette = {
+  bold: ansi(1, 22),
+  italic: ansi(3, 23),
+  dim: ansi(2, 22),
+  code: ansi(36, 39),
+  accent: ansi(34, 39),
+};
+
+export const PLAIN: Palette = {
+  bold: (text) => text,
+  italic: (text) => text,
+  dim: (text) => text,
+  code: (text) => text,
+  accent: (text) => text,
+};
+
+/** A button as the console shows it: a number to `/press`, its label, and its custom_id. */
+export interface ConsoleButton {
+  label: string;
+  customId: string;
+  disabled: boolean;
+}
+
+/** The buttons of a reply, in order, as `/press <n>` numbers them. */
+export function buttonsOf(payload: ReplyPayload): ConsoleButton[] {
+  const rows = (payload.components ?? []) as APIActionRowComponent<APIComponentInMessageActionRow>[];
+  return rows.flatMap((row) =>
+    row.components.flatMap((component) =>
+      'custom_id' in component && 'label' in component
+        ? [
+            {
+              label: String(component.label ?? ''),
+              customId: component.custom_id,
+              disabled: Boolean(component.disabled),
+            },
+          ]
+        : [],
+    ),
+  );
+}
+
+/**
+ * The same reply object Discord gets, as terminal text: markdown turned into styles (or dropped),
+ * escapes undone, embeds as indented blocks, buttons as numbered `/press` hints.
+ */
+export function renderText(payload: ReplyPayload, palette: Palette): string {
+  const lines: string[] = [];
+  if (((payload.flags ?? 0) & EPHEMERAL) !== 0) lines.push(palette.dim('(only you can see this)'));
+  if (payload.content) lines.push(markdown(payload.content, palette));
+  for (const embed of payload.embeds ?? []) lines.push(embedText(embed, palette));
+  const buttons = buttonsOf(payload);
+  if (buttons.length > 0) {
+    lines.push(
+      palette.dim(
+        buttons
+          .map((button, index) => `[${index + 1}] ${button.label}${button.disabled ? ' (disabled)' : ''}`)
+          .join('   ') + '   — type /press <number>',
+      ),
+    );
+  }
+  return lines.join('\n');
+}
+
+function embedText(embed: APIEmbed, palette: Palette): string {
+  const out: string[] = [];
+  if (embed.author?.name) out.push(palette.dim(plain(embed.author.name)));
+  if (embed.title)
+    out.push(palette.bold(markdown(embed.title, palette)) + (embed.url ? ` ${palette.dim(embed.url)}` : ''));
+  if (embed.description) out.push(markdown(embed.description, palette));
+  for (const field of embed.fields ?? [])
+    out.push(`${palette.bold(markdown(field.name, palette))}: ${markdown(field.value, palette)}`);
+  if (embed.footer?.text) out.push(palette.dim(plain(embed.footer.text)));
+  const bar = palette.accent('┃ ');
+  return out
+    .join('\n')
+    .split('\n')
+    .map((line) => bar + line)
+    .join('\n');
+}
+
+/** Text Discord shows as it is (footers, author names): only zero-width spaces and timestamps change. */
+function plain(text: string): string {
+  return timestamps(text.replaceAll('\u200b', ''));
+}
+
+const ESCAPED = /\\([\\*_~`|[\]()<>#.:\-+!])/g;
+
+/** Discord markdown as terminal text: the subset the renderer produces. */
+export function markdown(text: string, palette: Palette): string {
+  // Escaped characters are set aside first so formatting never applies to them.
+  const literals: string[] = [];
+  const hold = (char: string) => {
+    literals.push(char);
+    return `\u{f0000}${literals.length - 1}\u{f0001}`;
+  };
+  let out = plain(text).replace(ESCAPED, (_match, char: string) => hold(char));
+  out = out
+    .replace(/\[([^\]]+)\]\(<?([^)>]+)>?\)/g, (_match, label: string, url: string) => `${label} (${url})`)
+    .replace(/`([^`]+)`/g, (_match, inner: string) => palette.code(inner))
+    .replace(/\*\*([^*]+)\*\*/g, (_match, inner: string) => palette.bold(inner))
+    .replace(/\*([^*\n]+)\*/g, (_match, inner: string) => palette.italic(inner))
+    .replace(/^> ?/gm, '│ ')
+    .replace(/^-# (.*)$/gm, (_match, inner: string) => palette.dim(inner));
+  return out.replace(/\u{f0000}(\d+)\u{f0001}/gu, (_match, index: string) => literals[Number(index)] ?? '');
+}
+
+/** `<t:1700000000:f>` → a readable local date; `:R` → "x ago". */
+function timestamps(text: string): string {
+  return text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_match, seconds: string, style?: string) => {
+    const date = new Date(Number(seconds) * 1000);
+    if (style === 'R') {
+      const minutes = Math.round((Date.now() - date.getTime()) / 60_000);
+      return minutes < 1
+        ? 'just now'
+        : minutes < 120
+          ? `${minutes} min ago`
+          : `${Math.round(minutes / 60)} h ago`;
+    }
+    return date.toISOString().replace('T', ' ').slice(0, 16);
+  });
+}
