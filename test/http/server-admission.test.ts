@@ -11,7 +11,7 @@ describe('GIVEN the interactions endpoint and requests it must refuse', () => {
   let url = '';
   beforeAll(async () => {
     // No commands registered: a request that got past the checks would show as an unknown command.
-    endpoint = await startEndpoint({ server: { maxBodyBytes: 64 * 1024 } });
+    endpoint = await startEndpoint({ commands: [], server: { maxBodyBytes: 64 * 1024 } });
     ({ discord, base, url } = endpoint);
   });
   afterAll(() => endpoint.close());

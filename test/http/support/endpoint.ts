@@ -1,9 +1,8 @@
 import type { Server } from 'node:http';
 import { loadConfig } from '../../../src/config.ts';
 import type { AnyCommand } from '../../../src/interactions/command.ts';
+import { createDispatchContext } from '../../../src/interactions/context.ts';
 import { memoryLogger } from '../../../src/interactions/logger.ts';
-import { RateLimiter } from '../../../src/interactions/rate-limiter.ts';
-import { CommandRegistry } from '../../../src/interactions/registry.ts';
 import { Library } from '../../../src/library.ts';
 import {
   createInteractionServer,
@@ -26,36 +25,35 @@ export interface TestEndpoint {
 }
 
 /**
- * The real endpoint on loopback, serving the bundled corpus with the given commands and a key pair made
- * for the test. `env` overrides settings read through the real config schema.
+ * The real endpoint on loopback, serving the bundled corpus with the bot's commands (or `commands`)
+ * and a key pair made for the test. `env` overrides settings, read through the real config schema.
  */
 export async function startEndpoint(
   options: {
     commands?: readonly AnyCommand[];
     env?: Record<string, string>;
-    server?: Partial<Pick<InteractionServerOptions, 'apiBase' | 'maxBodyBytes' | 'acknowledgeAfterMs'>>;
+    server?: Partial<Pick<InteractionServerOptions, 'maxBodyBytes' | 'acknowledgeAfterMs'>>;
   } = {},
 ): Promise<TestEndpoint> {
   const discord = new Signer();
-  const config = loadConfig({ DISCORD_PUBLIC_KEY: discord.publicKeyHex, ...options.env });
+  const config = loadConfig({
+    DISCORD_PUBLIC_KEY: discord.publicKeyHex,
+    INDEX_CACHE_DIR: '',
+    ...options.env,
+  });
   const library = await Library.open('corpus');
   const logger = memoryLogger();
   const server = createInteractionServer({
-    publicKey: config.DISCORD_PUBLIC_KEY ?? discord.publicKeyHex,
+    publicKey: config.DISCORD_PUBLIC_KEY ?? '',
     library,
     apiBase: config.DISCORD_API_BASE,
     ...options.server,
-    context: {
-      commands: new CommandRegistry(options.commands ?? []),
+    context: createDispatchContext({
+      library,
       config,
       logger,
-      rateLimiter: new RateLimiter({
-        limit: config.RATE_LIMIT_QUESTIONS,
-        windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000,
-      }),
-      startedAt: new Date(),
-      now: () => new Date(),
-    },
+      ...(options.commands ? { commands: options.commands } : {}),
+    }),
   });
   const base = await listen(server);
   return { base, url: `${base}/interactions`, discord, library, logger, server, close: () => close(server) };
