@@ -127,14 +127,12 @@ export async function runConsole(options: {
 }
 
 function help(ctx: DispatchContext, palette: Palette): string {
-  const commands = ctx.commands.all
-    .filter((command) => 'description' in command.data.toJSON() && command.data.toJSON().description)
-    .map((command) => {
-      const json = command.data.toJSON();
-      const description =
-        'description' in json && json.description ? json.description : 'message command: /find <text>';
-      return `  ${palette.bold(`/${command.data.name}`)}  ${description}`;
-    });
+  const commands = ctx.commands.all.flatMap((command) => {
+    const json = command.data.toJSON();
+    // Message commands have no description and are typed as /find.
+    if (!('description' in json) || !json.description) return [];
+    return [`  ${palette.bold(`/${command.data.name}`)}  ${json.description}`];
+  });
   return [
     ...commands,
     `  ${palette.bold('/find <text>')}  check a claim, as "Find coverage" does on a message`,
