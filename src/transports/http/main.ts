@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig } from '../../config.ts';
+import { CorpusError } from '../../corpus/load-corpus.ts';
+import { createDispatchContext } from '../../interactions/context.ts';
+import { createLogger } from '../../interactions/logger.ts';
+import { Library } from '../../library.ts';
+import { createInteractionServer } from './server.ts';
+
+/**
+ * `npm run start:http`: the HTTP interactions endpoint on HTTP_PORT, verifying requests against
+ * DISCORD_PUBLIC_KEY. Stateless, so any number of replicas can sit behind one load balancer.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.DISCORD_PUBLIC_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DISCORD_PUBLIC_KEY: required by the HTTP endpoint (the developer portal shows it as 64 hex characters)',
+    );
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const library = await Library.open(config.CORPUS_PATH);
+  const server = createInteractionServer({
+    publicKey: config.DISCORD_PUBLIC_KEY,
+    library,
+    apiBase: config.DISCORD_API_BASE,
+    ...(config.DISCORD_APPLICATION_ID ? { applicationId: config.DISCORD_APPLICATION_ID } : {}),
+    context: createDispatchContext({ library, config, logger }),
+  });
+  process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.HTTP_PORT, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.HTTP_PORT;
+  logger.info('HTTP interactions endpoint listening', {
+    url: `http://0.0.0.0:${port}/interactions`,
+    corpus: library.engine.version,
+    articles: library.engine.articles().length,
+  });
+
+  const stop = (signal: NodeJS.Signals): void => {
+    logger.info('shutting down', { signal });
+    // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof CorpusError) {
+    process.stderr.write(`newsdesk: ${error.message}\n`);
+  } else {
+    process.stderr.write(
+      `newsdesk: could not start the HTTP endpoint: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  }
+  process.exit(1);
+});
