@@ -46,9 +46,10 @@ export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPaylo
     { question: request.question, source: request.source?.id ?? null },
     `Results ${from}–${to}${answer.hasMore ? ' · more available' : ''}`,
   );
-  const titles = answer.results.map((result, index) =>
-    fitText(`${from + index}. ${result.title}`, Limits.embedTitle, { render: escapeText }),
-  );
+  const titles = answer.results.map((result, index) => {
+    const rank = `${from + index}. `;
+    return rank + fitText(result.title, Limits.embedTitle - rank.length, { render: escapeText });
+  });
   // Share what the 6,000-character total leaves after titles and the footer between the quotes.
   const spare = Limits.embedTotal - 100 - Math.min(footer.length, Limits.footerText) - titles.join('').length;
   const perResult = Math.min(2000, Math.floor(spare / Math.max(1, answer.results.length)));

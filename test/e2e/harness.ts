@@ -1,0 +1,93 @@
+import { loadConfig } from '../../src/config.ts';
+import { createDispatchContext } from '../../src/interactions/context.ts';
+import type { DispatchContext } from '../../src/interactions/dispatch.ts';
+import type { LibraryView } from '../../src/interactions/library-view.ts';
+import { memoryLogger } from '../../src/interactions/logger.ts';
+import { Library } from '../../src/library.ts';
+import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
+import { ids } from '../support/stand-in-discord/fixtures.ts';
+import type { Sender } from '../support/stand-in-discord/interactions.ts';
+import { StandInDiscord } from '../support/stand-in-discord/server.ts';
+
+/** A plain member: View Channel only, no roles. */
+export const member: Sender = { userId: '800000000000000001', roles: [ids.memberRole] };
+/** Holds the configured moderator role. */
+export const moderator: Sender = { userId: '800000000000000002', roles: [ids.moderatorRole] };
+/** Has Manage Server (1 << 5) but no moderator role. */
+export const serverManager: Sender = { userId: '800000000000000003', permissions: String(1024 | 32) };
+
+export interface Harness {
+  discord: StandInDiscord;
+  bot: GatewayBot;
+  library: Library;
+  logger: ReturnType<typeof memoryLogger>;
+  ctx: DispatchContext;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real bot, as `npm start` wires it (config from environment variables, `Library.open`, the
+ * discord.js gateway client), logged in to a fresh stand-in Discord.
+ */
+export async function startHarness(
+  options: {
+    corpusPath?: string;
+    env?: Record<string, string>;
+    /** Wraps the library the commands see, e.g. to inject a failure. */
+    wrap?: (library: Library) => LibraryView;
+  } = {},
+): Promise<Harness> {
+  const discord = await StandInDiscord.start();
+  const corpusPath = options.corpusPath ?? 'corpus';
+  const config = loadConfig({
+    DISCORD_TOKEN: discord.token,
+    DISCORD_API_BASE: discord.apiBase,
+    CORPUS_PATH: corpusPath,
+    INDEX_CACHE_DIR: '',
+    ...options.env,
+  });
+  const library = await Library.open(corpusPath);
+  const logger = memoryLogger();
+  const ctx = createDispatchContext({ library: options.wrap?.(library) ?? library, config, logger });
+  const bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
+  return {
+    discord,
+    bot,
+    library,
+    logger,
+    ctx,
+    async stop() {
+      await bot.stop();
+      await discord.close();
+    },
+  };
+}
+
+/** Every embed's text, joined, for assertions on what a reader sees. */
+export function textOf(data: Record<string, unknown>): string {
+  const embeds = (data.embeds ?? []) as {
+    title?: string;
+    description?: string;
+    footer?: { text: string };
+    author?: { name: string };
+    fields?: { name: string; value: string }[];
+  }[];
+  return [
+    String(data.content ?? ''),
+    ...embeds.flatMap((embed) => [
+      embed.author?.name ?? '',
+      embed.title ?? '',
+      embed.description ?? '',
+      ...(embed.fields ?? []).flatMap((field) => [field.name, field.value]),
+      embed.footer?.text ?? '',
+    ]),
+  ].join('\n');
+}
+
+/** custom_ids of a payload's buttons, in order. */
+export function customIdsOf(data: Record<string, unknown>): string[] {
+  const rows = (data.components ?? []) as { components: { custom_id?: string }[] }[];
+  return rows.flatMap((row) =>
+    row.components.flatMap((component) => (component.custom_id ? [component.custom_id] : [])),
+  );
+}
