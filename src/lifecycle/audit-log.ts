@@ -61,14 +61,20 @@ export class AuditLog {
   /** Logs the entry and waits for every sink (a failing sink is logged, never rethrown). */
   async record(entry: Omit<AuditEntry, 'at'> & { at?: string }): Promise<AuditEntry> {
     const full: AuditEntry = { ...entry, at: entry.at ?? new Date().toISOString() };
-    this.#writeLine(JSON.stringify({ level: 'info', event: 'corpus.audit', ...full }));
+    // The same shape as the interaction layer's logger lines, so one log pipeline reads both.
+    this.#writeLine(JSON.stringify({ time: full.at, level: 'info', message: 'corpus change', ...full }));
     await Promise.all(
       [...this.#sinks].map(async (sink) => {
         try {
           await sink(full);
         } catch (error) {
           this.#writeLine(
-            JSON.stringify({ level: 'warn', event: 'corpus.audit.sink-failed', message: String(error) }),
+            JSON.stringify({
+              time: new Date().toISOString(),
+              level: 'warn',
+              message: 'audit sink failed',
+              error: String(error),
+            }),
           );
         }
       }),

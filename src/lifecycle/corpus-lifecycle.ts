@@ -1,4 +1,5 @@
 import type { Engine } from '../search/engine.ts';
+import type { ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { AuditLog } from './audit-log.ts';
 import { CorpusEditor } from './corpus-editor.ts';
 import { CorpusStore } from './corpus-store.ts';
@@ -38,6 +39,8 @@ export class CorpusLifecycle {
   readonly editor: CorpusEditor;
   readonly store: CorpusStore;
   readonly #listeners = new Set<ReloadListener>();
+  /** Set when running as a shard: asks every shard what it serves (for /about). */
+  shards: ShardCoordinator | undefined;
 
   constructor(slot: EngineSlot, options: CorpusLifecycleOptions) {
     this.audit = options.audit ?? new AuditLog(options.writeLine ? { writeLine: options.writeLine } : {});
@@ -59,6 +62,23 @@ export class CorpusLifecycle {
   /** See `Reloader.reload`: never overlaps, never swaps in a corpus that failed validation. */
   reload(request?: ReloadRequest): Promise<ReloadOutcome> {
     return this.reloader.reload(request);
+  }
+
+  /**
+   * What each shard serves: every shard's status when running under the ShardingManager, otherwise
+   * just this process's. For `/about`.
+   */
+  async corpusVersions(): Promise<{ shard: number; version: string; articles: number; passages: number }[]> {
+    if (this.shards) return this.shards.statuses();
+    const engine = this.reloader.servingEngine;
+    return [
+      {
+        shard: 0,
+        version: engine.version,
+        articles: engine.corpus.articles.length,
+        passages: engine.passageCount,
+      },
+    ];
   }
 
   /** Hears of every successful swap. Returns a function that stops listening. */

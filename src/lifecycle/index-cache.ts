@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Corpus } from '../corpus/article.ts';
-import { ANALYSIS_VERSION, Engine, type SerializedEngine } from '../search/engine.ts';
+import { Engine, type SerializedEngine } from '../search/engine.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { writeJsonYielding } from './json-chunks.ts';
 
@@ -16,7 +16,7 @@ interface CacheEnvelope {
   format: number;
   key: string;
   corpusVersion: string;
-  analysisVersion: number;
+  settingsFingerprint: string;
   savedAt: string;
   engine: SerializedEngine;
 }
@@ -33,7 +33,7 @@ export interface IndexCacheOptions {
   dir: string;
   /**
    * What else shapes the index besides the corpus: analysis and ranking settings.
-   * @default `analysis-${ANALYSIS_VERSION}` (the engine's analysis version)
+   * @default Engine.settingsFingerprint
    */
   settingsFingerprint?: string;
 }
@@ -49,7 +49,7 @@ export class IndexCache {
 
   constructor(options: IndexCacheOptions) {
     this.dir = options.dir;
-    this.settingsFingerprint = options.settingsFingerprint ?? `analysis-${ANALYSIS_VERSION}`;
+    this.settingsFingerprint = options.settingsFingerprint ?? Engine.settingsFingerprint;
   }
 
   get enabled(): boolean {
@@ -107,7 +107,7 @@ export class IndexCache {
       format: CACHE_FORMAT,
       key: this.keyFor(engine.version),
       corpusVersion: engine.version,
-      analysisVersion: ANALYSIS_VERSION,
+      settingsFingerprint: this.settingsFingerprint,
       savedAt: new Date().toISOString(),
       engine: engine.toJSON(),
     };

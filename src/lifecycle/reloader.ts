@@ -120,6 +120,11 @@ export class Reloader {
     this.#options = options;
   }
 
+  /** The engine serving now. */
+  get servingEngine(): Engine {
+    return this.#options.slot.engine;
+  }
+
   /** Whether a reload is running now. */
   get busy(): boolean {
     return this.#running !== undefined;

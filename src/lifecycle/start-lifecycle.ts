@@ -1,0 +1,141 @@
+import type { Client } from 'discord.js';
+import type { Config } from '../config.ts';
+import type { Logger } from '../interactions/logger.ts';
+import { Library } from '../library.ts';
+import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
+import { auditChannelSink } from './audit-channel.ts';
+import { AuditLog, systemActor } from './audit-log.ts';
+import { watchCorpus } from './corpus-watch.ts';
+import { startEngine } from './fast-start.ts';
+import { IndexCache } from './index-cache.ts';
+import { persistInWorker } from './persist-in-worker.ts';
+import { summarizeOutcome } from './reloader.ts';
+
+/**
+ * Opens the library for serving: reads and validates the corpus, restores the index from INDEX_CACHE_DIR
+ * when it matches (else builds and persists it), and equips the library to reload and be edited.
+ * Throws `CorpusError` for an invalid corpus: the bot does not start on one.
+ */
+export async function openLibrary(options: { config: Config; logger: Logger }): Promise<Library> {
+  const { config, logger } = options;
+  const started = await startEngine({
+    corpusPath: config.CORPUS_PATH,
+    cache: new IndexCache({ dir: config.INDEX_CACHE_DIR }),
+  });
+  logger.info('corpus loaded', {
+    version: started.engine.version,
+    articles: started.engine.corpus.articles.length,
+    passages: started.engine.passageCount,
+    from: started.from,
+    cache:
+      started.lookup.status === 'hit'
+        ? 'hit'
+        : started.lookup.status === 'miss'
+          ? started.lookup.reason
+          : 'corrupt',
+    ...(started.lookup.status === 'corrupt' ? { cacheProblem: started.lookup.reason } : {}),
+    ...(started.saveError ? { cacheSaveError: started.saveError } : {}),
+    ms: Math.round(started.durationMs),
+  });
+  return new Library(started.engine, {
+    corpusPath: config.CORPUS_PATH,
+    lifecycle: { audit: new AuditLog() },
+  });
+}
+
+/** What `startLifecycle` set up; `stop` undoes all of it. */
+export interface RunningLifecycle {
+  /** Present when running as a shard under the ShardingManager: every shard's version for /about. */
+  shards: ShardCoordinator | undefined;
+  stop(): void;
+}
+
+/**
+ * Wires the corpus lifecycle into a running bot: SIGHUP reloads; WATCH_CORPUS reloads on changes;
+ * every swap persists the new index in the background (worker thread); AUDIT_CHANNEL_ID receives the
+ * audit log; under the ShardingManager, corpus changes reach every shard.
+ */
+export async function startLifecycle(options: {
+  library: Library;
+  config: Config;
+  logger: Logger;
+  /** The gateway client, for the audit channel and sharding. Omit at the console. */
+  client?: Client;
+}): Promise<RunningLifecycle> {
+  const { library, config, logger, client } = options;
+  const lifecycle = library.lifecycle;
+  const stops: (() => void)[] = [];
+  if (lifecycle === undefined) return { shards: undefined, stop: () => undefined };
+
+  const reloadFor = (trigger: 'signal' | 'watch', name: string) => () => {
+    void library.reload({ trigger, actor: systemActor(name), queue: true }).then((outcome) => {
+      const log = outcome.status === 'reloaded' ? logger.info : logger.warn;
+      log(`corpus reload (${name})`, {
+        status: outcome.status,
+        summary: summarizeOutcome(outcome),
+        ...(outcome.status === 'refused' ? { problems: outcome.problems } : {}),
+      });
+    });
+  };
+
+  const onSighup = reloadFor('signal', 'SIGHUP');
+  process.on('SIGHUP', onSighup);
+  stops.push(() => process.off('SIGHUP', onSighup));
+
+  if (config.WATCH_CORPUS) {
+    const watcher = await watchCorpus({
+      corpusPath: config.CORPUS_PATH,
+      onChange: reloadFor('watch', 'corpus watch'),
+    });
+    stops.push(() => watcher.close());
+  }
+
+  const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
+  if (cache.enabled) {
+    let persisting: Promise<void> | undefined;
+    let again = false;
+    const persist = (): void => {
+      if (persisting) {
+        again = true;
+        return;
+      }
+      persisting = persistInWorker(config.CORPUS_PATH, cache)
+        .then((result) => logger.info('index cache saved', { ...result }))
+        .catch((error: unknown) => logger.warn('index cache not saved', { error }))
+        .finally(() => {
+          persisting = undefined;
+          if (again) {
+            again = false;
+            persist();
+          }
+        });
+    };
+    stops.push(lifecycle.onReloaded(persist));
+  }
+
+  if (client && config.AUDIT_CHANNEL_ID) {
+    stops.push(lifecycle.audit.subscribe(auditChannelSink(client, config.AUDIT_CHANNEL_ID)));
+  }
+
+  let shards: ShardCoordinator | undefined;
+  if (client?.shard) {
+    shards = new ShardCoordinator({
+      link: processLink(client.shard.ids[0] ?? 0),
+      library,
+      onRemoteReload: (outcome, from) =>
+        logger.info('corpus reload (another shard changed the corpus)', {
+          from,
+          summary: summarizeOutcome(outcome),
+        }),
+    });
+    lifecycle.shards = shards;
+    stops.push(() => shards?.stop());
+  }
+
+  return {
+    shards,
+    stop: () => {
+      for (const stop of stops.splice(0)) stop();
+    },
+  };
+}

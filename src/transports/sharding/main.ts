@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url';
+import { ShardingManager } from 'discord.js';
+import { ConfigError, loadConfig } from '../../config.ts';
+import { createLogger } from '../../interactions/logger.ts';
+import { ManagerRelay } from './manager-relay.ts';
+
+/** The per-shard entry: the ordinary gateway bot, which detects it runs as a shard. */
+const SHARD_ENTRY = fileURLToPath(new URL('../../main.ts', import.meta.url));
+
+/**
+ * `npm run start:sharded`: runs the gateway bot under discord.js's ShardingManager, one process per
+ * shard (SHARDS, default `auto`), each with its own read-only index. The manager relays corpus changes
+ * so a reload or /corpus edit on one shard reloads every shard, and gathers shard versions for /about.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.DISCORD_TOKEN)
+    throw new ConfigError('Invalid configuration:\n  DISCORD_TOKEN: sharding needs a bot token');
+  const logger = createLogger(config.LOG_LEVEL);
+  const relay = new ManagerRelay();
+  const manager = new ShardingManager(SHARD_ENTRY, {
+    token: config.DISCORD_TOKEN,
+    totalShards: config.SHARDS ?? 'auto',
+    // Shards run TypeScript directly, as `npm start` does.
+    execArgv: ['--import', 'tsx'],
+  });
+  manager.on('shardCreate', (shard) => {
+    logger.info('shard started', { shard: shard.id });
+    relay.attach({
+      id: shard.id,
+      send: (message) => shard.send(message),
+      onMessage: (listener) => {
+        shard.on('message', listener);
+        return () => shard.off('message', listener);
+      },
+    });
+  });
+  await manager.spawn();
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info('shutting down shards', { signal });
+    for (const shard of manager.shards.values()) shard.kill();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  // SIGHUP to the manager reloads every shard (each reloads from the shared corpus folder).
+  process.on('SIGHUP', () => {
+    for (const shard of manager.shards.values()) shard.process?.kill('SIGHUP');
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`newsdesk (sharded): ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
