@@ -51,15 +51,23 @@ export class Exchange {
    * The bot's final answer: the callback's data for a reply, an update or an autocomplete, or the
    * edit that completed a deferral. Rejects (with everything received so far) if none comes in time.
    */
-  async final(timeoutMs = 5000): Promise<{ type: number; data: Record<string, unknown>; deferred: boolean }> {
+  async final(
+    options: {
+      /** For a deferral, the first edit that satisfies this counts (skips progress edits). */
+      until?: (data: Record<string, unknown>) => boolean;
+      timeoutMs?: number;
+    } = {},
+  ): Promise<{ type: number; data: Record<string, unknown>; deferred: boolean }> {
+    const timeoutMs = options.timeoutMs ?? 5000;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const first = this.callbacks[0];
       if (first && (first.type === 4 || first.type === 7 || first.type === 8)) {
         return { type: first.type, data: first.data ?? {}, deferred: false };
       }
-      if (first && (first.type === 5 || first.type === 6) && this.edits.length > 0) {
-        return { type: first.type, data: this.edits.at(-1)!, deferred: true };
+      const edit = this.edits.find(options.until ?? (() => true));
+      if (first && (first.type === 5 || first.type === 6) && edit) {
+        return { type: first.type, data: edit, deferred: true };
       }
       const left = deadline - Date.now();
       if (left <= 0) {
@@ -209,7 +217,7 @@ export class StandInDiscord {
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://stand-in');
-    const route = url.pathname.replace(/^\/api(\/v\d+)?/, '');
+    const route = decodeURIComponent(url.pathname).replace(/^\/api(\/v\d+)?/, '');
     const body = await readBody(request);
     this.requests.push({
       method: request.method ?? 'GET',
