@@ -29,7 +29,7 @@ describe('GIVEN the bot on the bundled corpus, logged in to the stand-in Discord
     expect(type).toBe(4);
     expect(data.allowed_mentions).toEqual({ parse: [] });
     expect(payloadViolations(data)).toEqual([]);
-    expect((data.flags ?? 0) as number & EPHEMERAL).toBe(0);
+    expect(((data.flags as number | undefined) ?? 0) & EPHEMERAL).toBe(0);
     const text = textOf(data);
     expect(text).toContain(`cite \`${TETEGHEM}#2\``);
     expect(text).toMatch(/Franck Dhersin/);

@@ -194,7 +194,7 @@ describe('GIVEN a corpus with hostile text, a very long paragraph and 25 article
       user: user.userId,
       options: { question: 'will this explode?' },
     });
-    expect(String((logged?.context?.error as Error).message)).toContain('injected');
+    expect(String((logged?.context?.error as Error | undefined)?.message)).toContain('injected');
 
     const after = await harness.discord
       .interact(chatInput('ask', { question: 'What did protesters shout?' }, user))
