@@ -1,0 +1,210 @@
+/**
+ * `npm run bench:http`: the HTTP interactions endpoint under load, against a bare endpoint measured in
+ * the same run. A child process builds the ~24,000-article index (NewsQA + Reuters + BBC from
+ * ../shared/data) and serves both endpoints on loopback; this process signs every request ahead of
+ * time (varied NewsQA questions, fresh timestamps, 1 in 20 forged) and drives each endpoint with
+ * autocannon. Targets: /ask throughput >= 0.5x the bare endpoint's, /ask p99 < 50 ms, zero errors,
+ * zero accepted forgeries. Exits 1 when a target is missed.
+ *
+ * Options: --duration <s> (10), --warmup <s> (2), --connections <n> (4).
+ */
+import { fork } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { askBody, pingBody } from './http/interaction-bodies.ts';
+import type { ChildMessage, ParentMessage } from './http/ipc.ts';
+import { type LoadRunResult, runLoad, type Verdict } from './http/load-run.ts';
+import { SHARED_DATA } from './http/scale-corpus.ts';
+import { type PresignedRequest, presignStream, type SigningKeys } from './http/signed-requests.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '4' },
+  },
+});
+const duration = Number(flags.duration);
+const warmup = Number(flags.warmup);
+const connections = Number(flags.connections);
+const FORGE_EVERY = 20;
+/** Generous ceilings on throughput, to pre-sign enough distinct requests (a repeat would be a replay). */
+const MAX_RPS = { bare: 9_000, ask: 2_500 };
+
+const runStarted = performance.now();
+const discord = generateKeyPairSync('ed25519');
+const keys: SigningKeys = {
+  discord: discord.privateKey,
+  impostor: generateKeyPairSync('ed25519').privateKey,
+};
+const publicKeyHex = discord.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
+const timestamp = String(Math.floor(Date.now() / 1000));
+
+process.stderr.write(
+  'bench:http: building the index over NewsQA + Reuters + BBC in the endpoints process…\n',
+);
+const child = fork(join(import.meta.dirname, 'http', 'serve-endpoints.ts'), [], {
+  env: { ...process.env, BENCH_PUBLIC_KEY: publicKeyHex },
+  execArgv: ['--import', 'tsx'],
+});
+const ready = new Promise<Extract<ChildMessage, { kind: 'ready' }>>((resolve, reject) => {
+  child.once('exit', (code) => reject(new Error(`endpoints process exited (${code}) before it was ready`)));
+  child.on('message', (message: ChildMessage) => {
+    if (message.kind === 'ready') resolve(message);
+  });
+});
+
+// Signing happens here while the other process builds the index.
+const questions = readFileSync(join(SHARED_DATA, 'newsqa', 'questions.jsonl'), 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => (JSON.parse(line) as { question: string }).question);
+let serial = 0;
+const nextSerial = () => serial++;
+const streams = (seconds: number, rps: number, body: (n: number) => string): PresignedRequest[][] =>
+  Array.from({ length: connections }, () =>
+    presignStream(
+      keys,
+      { count: Math.ceil((seconds * rps) / connections), forgeEvery: FORGE_EVERY, timestamp, body },
+      nextSerial,
+    ),
+  );
+const signingStarted = performance.now();
+const ping = (n: number) => pingBody(n);
+const ask = (n: number) => askBody(n, questions[n % questions.length] ?? 'who?');
+const pools = {
+  bareWarmup: streams(warmup, MAX_RPS.bare, ping),
+  bare: streams(duration, MAX_RPS.bare, ping),
+  askWarmup: streams(warmup, MAX_RPS.ask, ask),
+  ask: streams(duration, MAX_RPS.ask, ask),
+};
+const signed = Object.values(pools).reduce(
+  (sum, pool) => sum + pool.reduce((n, stream) => n + stream.length, 0),
+  0,
+);
+process.stderr.write(
+  `bench:http: ${signed} requests pre-signed in ${((performance.now() - signingStarted) / 1000).toFixed(1)} s\n`,
+);
+
+const endpoints = await ready;
+process.stderr.write(
+  `bench:http: ${endpoints.articles} articles, ${endpoints.passages} passages (loaded in ${(endpoints.loadMs / 1000).toFixed(1)} s, indexed in ${(endpoints.buildMs / 1000).toFixed(1)} s)\n`,
+);
+
+const childCpu = (): Promise<number> =>
+  new Promise((resolve) => {
+    const onMessage = (message: ChildMessage) => {
+      if (message.kind !== 'cpu') return;
+      child.off('message', onMessage);
+      resolve(message.micros);
+    };
+    child.on('message', onMessage);
+    child.send({ kind: 'cpu' } satisfies ParentMessage);
+  });
+
+interface Measured extends LoadRunResult {
+  /** Share of one core used by the endpoints process / by this load generator. */
+  serverCpu: number;
+  generatorCpu: number;
+}
+
+async function measure(
+  name: string,
+  port: number,
+  warm: PresignedRequest[][],
+  timed: PresignedRequest[][],
+  judge: (body: string) => Verdict,
+): Promise<Measured> {
+  const url = `http://127.0.0.1:${port}`;
+  process.stderr.write(`bench:http: ${name}: warming up ${warmup} s, then measuring ${duration} s…\n`);
+  if (warmup > 0) await runLoad({ url, streams: warm, duration: warmup, judge });
+  const serverBefore = await childCpu();
+  const generatorBefore = process.cpuUsage();
+  const result = await runLoad({ url, streams: timed, duration, judge });
+  const generator = process.cpuUsage(generatorBefore);
+  const server = (await childCpu()) - serverBefore;
+  return {
+    ...result,
+    serverCpu: server / 1e6 / result.seconds,
+    generatorCpu: (generator.user + generator.system) / 1e6 / result.seconds,
+  };
+}
+
+const pong = JSON.stringify({ type: 1 });
+const bare = await measure(
+  'bare endpoint (verify + PONG)',
+  endpoints.barePort,
+  pools.bareWarmup,
+  pools.bare,
+  (body) => (body === pong ? 'ok' : 'wrong'),
+);
+const askResult = await measure('/ask endpoint', endpoints.askPort, pools.askWarmup, pools.ask, (body) => {
+  // A public answer is type 4 without the ephemeral flag; a private one would be a refusal or an apology.
+  if (body.startsWith('{"type":5')) return 'deferred';
+  return body.startsWith('{"type":4') && !body.includes('"flags":64') && body.includes('cite `')
+    ? 'ok'
+    : 'wrong';
+});
+child.send({ kind: 'stop' } satisfies ParentMessage);
+const staleBy = Date.now() / 1000 - Number(timestamp);
+
+const ratio = askResult.okPerSecond / bare.okPerSecond;
+const row = (name: string, r: Measured) =>
+  [
+    name.padEnd(22),
+    r.okPerSecond.toFixed(0).padStart(8),
+    r.p50.toFixed(2).padStart(8),
+    r.p99.toFixed(2).padStart(8),
+    String(r.errors + r.deferred).padStart(7),
+    `${r.forgeriesAccepted}/${r.forgeriesSent}`.padStart(11),
+    `${(r.serverCpu * 100).toFixed(0)}%`.padStart(8),
+    `${(r.generatorCpu * 100).toFixed(0)}%`.padStart(8),
+  ].join(' ');
+const lines = [
+  '',
+  `HTTP interactions endpoint under load: loopback, ${connections} connections, ${duration} s each after a ${warmup} s warm-up,`,
+  `1 request in ${FORGE_EVERY} forged; corpus ${endpoints.articles} articles / ${endpoints.passages} passages`,
+  '',
+  `${'endpoint'.padEnd(22)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'forged ok'.padStart(11)} ${'srv CPU'.padStart(8)} ${'gen CPU'.padStart(8)}`,
+  row('bare (verify + PONG)', bare),
+  row('/ask (search + reply)', askResult),
+  '',
+  `req/s and latency count genuine requests answered correctly; "forged ok" = forgeries accepted / sent.`,
+  `/ask : bare throughput ratio = ${ratio.toFixed(3)}`,
+];
+for (const [name, r] of [
+  ['bare', bare],
+  ['/ask', askResult],
+] as const) {
+  if (r.repeats > 0)
+    lines.push(`warning: ${name} ran out of pre-signed requests (${r.repeats} repeats, refused as replays)`);
+  if (r.deferred > 0)
+    lines.push(`note: ${name}: ${r.deferred} answers were deferred (over the 2 s dispatcher deadline)`);
+  if (r.forgeriesOtherStatus > 0)
+    lines.push(`note: ${name}: ${r.forgeriesOtherStatus} forgeries got a status other than 401`);
+  for (const sample of r.samples) lines.push(`${name} wrong answer: ${sample}`);
+}
+if (staleBy > 290)
+  lines.push(`warning: the run outlasted the timestamps' 5-minute window (${staleBy.toFixed(0)} s)`);
+const targets: [string, boolean, string][] = [
+  ['/ask throughput >= 0.5x bare', ratio >= 0.5, `${ratio.toFixed(3)}x`],
+  ['/ask p99 < 50 ms', askResult.p99 < 50, `${askResult.p99.toFixed(1)} ms`],
+  [
+    'zero errors',
+    bare.errors + askResult.errors + askResult.deferred + bare.repeats + askResult.repeats === 0,
+    `${bare.errors + askResult.errors + askResult.deferred}`,
+  ],
+  [
+    'zero accepted forgeries',
+    bare.forgeriesAccepted + askResult.forgeriesAccepted === 0,
+    `${bare.forgeriesAccepted + askResult.forgeriesAccepted} of ${bare.forgeriesSent + askResult.forgeriesSent}`,
+  ],
+];
+lines.push('', 'targets:');
+for (const [name, pass, value] of targets)
+  lines.push(`  ${pass ? 'PASS' : 'FAIL'}  ${name.padEnd(30)} ${value}`);
+lines.push('', `whole run ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
+process.stdout.write(`${lines.join('\n')}\n`);
+process.exit(targets.every(([, pass]) => pass) ? 0 : 1);

@@ -1,0 +1,15 @@
+/** Messages from the endpoints' process to the load generator. */
+export type ChildMessage =
+  | {
+      kind: 'ready';
+      askPort: number;
+      barePort: number;
+      articles: number;
+      passages: number;
+      loadMs: number;
+      buildMs: number;
+    }
+  | { kind: 'cpu'; micros: number };
+
+/** Messages from the load generator to the endpoints' process. */
+export type ParentMessage = { kind: 'cpu' } | { kind: 'stop' };

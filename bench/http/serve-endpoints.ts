@@ -1,0 +1,81 @@
+/**
+ * Child process of `bench/http-load.ts`: builds the scale corpus's index, then serves the real endpoint
+ * and the bare one on loopback, so the load generator has the other core to itself. Talks over IPC:
+ * sends `ready`, answers `cpu` with its CPU time, exits on `stop`.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../src/config.ts';
+import { createDispatchContext } from '../../src/interactions/context.ts';
+import { createLogger } from '../../src/interactions/logger.ts';
+import { Library } from '../../src/library.ts';
+import { Engine } from '../../src/search/engine.ts';
+import { createInteractionServer } from '../../src/transports/http/server.ts';
+import { publicKeyFromHex } from '../../src/transports/http/verify-signature.ts';
+import { createBareEndpoint } from './bare-endpoint.ts';
+import type { ChildMessage, ParentMessage } from './ipc.ts';
+import { loadScaleCorpus } from './scale-corpus.ts';
+
+const publicKeyHex = process.env.BENCH_PUBLIC_KEY ?? '';
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+const started = performance.now();
+const corpus = await loadScaleCorpus();
+const loadedMs = performance.now() - started;
+const engine = Engine.build(corpus);
+const builtMs = performance.now() - started - loadedMs;
+const library = new Library(engine);
+
+// Deferred answers (none are expected at this speed) would PATCH here instead of nowhere.
+const webhookSink = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+});
+const sinkPort = await listen(webhookSink);
+
+const config = loadConfig({
+  DISCORD_PUBLIC_KEY: publicKeyHex,
+  DISCORD_API_BASE: `http://127.0.0.1:${sinkPort}/api`,
+  // The load comes from a few thousand simulated members asking many questions each; the per-member
+  // limit is raised so that it never refuses and every request runs the search.
+  RATE_LIMIT_QUESTIONS: '1000',
+  INDEX_CACHE_DIR: '',
+  LOG_LEVEL: 'warn',
+});
+const endpoint = createInteractionServer({
+  publicKey: publicKeyHex,
+  library,
+  apiBase: config.DISCORD_API_BASE,
+  context: createDispatchContext({ library, config, logger: createLogger('warn') }),
+});
+const bare = createBareEndpoint(publicKeyFromHex(publicKeyHex));
+
+send({
+  kind: 'ready',
+  askPort: await listen(endpoint),
+  barePort: await listen(bare),
+  articles: engine.articles().length,
+  passages: engine.passageCount,
+  loadMs: loadedMs,
+  buildMs: builtMs,
+});
+
+process.on('message', (message: ParentMessage) => {
+  if (message.kind === 'cpu') {
+    const usage = process.cpuUsage();
+    send({ kind: 'cpu', micros: usage.user + usage.system });
+  } else if (message.kind === 'stop') {
+    endpoint.closeAllConnections();
+    bare.closeAllConnections();
+    process.exit(0);
+  }
+});
+process.on('disconnect', () => process.exit(0));
