@@ -1,14 +1,18 @@
+import { pathToFileURL } from 'node:url';
 import { REST, Routes } from 'discord.js';
-import { commands } from '../commands/index.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { commands as allCommands } from '../commands/index.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import type { AnyCommand } from './interactions/command.ts';
 
 /**
- * `npm run deploy-commands`: registers every command with Discord, to DISCORD_GUILD_ID when set
- * (instant; for development) or globally (may take up to an hour to appear). Replaces the whole set,
- * so a removed command disappears too.
+ * Registers every command with Discord: to `DISCORD_GUILD_ID` when set (instant; for development) or
+ * globally (may take up to an hour to appear). Replaces the whole set, so a removed command disappears
+ * too. Returns what Discord registered.
  */
-async function deploy(): Promise<void> {
-  const config = loadConfig();
+export async function deployCommands(
+  config: Config,
+  commands: readonly AnyCommand[] = allCommands,
+): Promise<{ scope: string; registered: { name: string }[] }> {
   if (!config.DISCORD_TOKEN || !config.DISCORD_APPLICATION_ID) {
     throw new ConfigError(
       'Invalid configuration:\n  DISCORD_TOKEN and DISCORD_APPLICATION_ID are both required to register commands',
@@ -20,13 +24,20 @@ async function deploy(): Promise<void> {
     ? Routes.applicationGuildCommands(config.DISCORD_APPLICATION_ID, config.DISCORD_GUILD_ID)
     : Routes.applicationCommands(config.DISCORD_APPLICATION_ID);
   const registered = (await rest.put(route, { body })) as { name: string }[];
-  const scope = config.DISCORD_GUILD_ID ? `guild ${config.DISCORD_GUILD_ID}` : 'globally';
-  process.stdout.write(
-    `Registered ${registered.length} commands ${scope}: ${registered.map((c) => c.name).join(', ')}\n`,
-  );
+  return { scope: config.DISCORD_GUILD_ID ? `to guild ${config.DISCORD_GUILD_ID}` : 'globally', registered };
 }
 
-deploy().catch((error: unknown) => {
-  process.stderr.write(`deploy-commands: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+// `npm run deploy-commands`
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  deployCommands(loadConfig()).then(
+    ({ scope, registered }) => {
+      process.stdout.write(
+        `Registered ${registered.length} commands ${scope}: ${registered.map((c) => c.name).join(', ')}\n`,
+      );
+    },
+    (error: unknown) => {
+      process.stderr.write(`deploy-commands: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

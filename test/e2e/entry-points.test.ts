@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { deployCommands } from '../../src/deploy-commands.ts';
+import { ids } from '../support/stand-in-discord/fixtures.ts';
+import { chatInput } from '../support/stand-in-discord/interactions.ts';
+import { StandInDiscord } from '../support/stand-in-discord/server.ts';
+import { member, textOf } from './harness.ts';
+
+/** Runs a project script as `npm run` would (tsx), with only the given settings in its environment. */
+function run(
+  script: string,
+  env: Record<string, string>,
+  stdin?: string,
+): ChildProcess & { output: Promise<Output> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    // Empty values mean "unset" to loadConfig, so a developer's .env cannot leak into the test.
+    env: {
+      PATH: process.env.PATH ?? '',
+      DISCORD_TOKEN: '',
+      DISCORD_APPLICATION_ID: '',
+      DISCORD_GUILD_ID: '',
+      MODERATOR_ROLE_IDS: '',
+      INDEX_CACHE_DIR: '',
+      ...env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  if (stdin !== undefined) child.stdin.end(stdin);
+  const output = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  return Object.assign(child, { output });
+}
+
+interface Output {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('the entry points, run as processes', () => {
+  let discord: StandInDiscord;
+
+  beforeAll(async () => {
+    discord = await StandInDiscord.start();
+  });
+
+  afterAll(async () => {
+    await discord?.close();
+  });
+
+  it('npm start without a token answers piped console commands line by line', async () => {
+    const { code, stdout } = await run(
+      'src/main.ts',
+      {},
+      '/ask who threatened the mayor of Teteghem? limit:1\n/cite teteghem-mayor-threatened-with-gun#3\n/sources\n/about\n/bogus\n/quit\n',
+    ).output;
+    expect(code).toBe(0);
+    expect(stdout).toContain('One passage answers your question:');
+    expect(stdout).toContain('cite teteghem-mayor-threatened-with-gun#');
+    expect(stdout).toContain('¶3 (cited)');
+    expect(stdout).toContain('Sources: 3 articles');
+    expect(stdout).toContain('Articles: 3');
+    expect(stdout).toContain('Unknown command /bogus');
+    expect(stdout).not.toContain('\u001b['); // no colour when stdout is not a terminal
+  });
+
+  it('a bad setting stops start-up with a message naming the variable', async () => {
+    const { code, stderr } = await run('src/main.ts', { RATE_LIMIT_QUESTIONS: 'lots' }, '').output;
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/RATE_LIMIT_QUESTIONS: /);
+  });
+
+  it('npm run deploy-commands registers every command to the guild through REST', async () => {
+    const { code, stdout, stderr } = await run('src/deploy-commands.ts', {
+      DISCORD_TOKEN: discord.token,
+      DISCORD_APPLICATION_ID: ids.application,
+      DISCORD_GUILD_ID: ids.guild,
+      DISCORD_API_BASE: discord.apiBase,
+    }).output;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Registered 7 commands to guild/);
+    const registered = discord.registered.get(
+      `/applications/${ids.application}/guilds/${ids.guild}/commands`,
+    ) as {
+      name: string;
+      type: number;
+      default_member_permissions?: string | null;
+    }[];
+    expect(registered.map((command) => command.name).sort()).toEqual(
+      ['Find coverage', 'about', 'ask', 'cite', 'corpus', 'reload', 'sources'].sort(),
+    );
+    expect(registered.find((command) => command.name === 'Find coverage')?.type).toBe(3);
+    expect(registered.find((command) => command.name === 'reload')?.default_member_permissions).toBe('32');
+    const put = discord.requests.find((request) => request.method === 'PUT');
+    expect(put?.authorization).toBe(`Bot ${discord.token}`);
+  });
+
+  it('deployCommands without a guild registers globally', async () => {
+    const config = loadConfig({
+      DISCORD_TOKEN: discord.token,
+      DISCORD_APPLICATION_ID: ids.application,
+      DISCORD_API_BASE: discord.apiBase,
+    });
+    const { scope, registered } = await deployCommands(config);
+    expect(scope).toBe('globally');
+    expect(registered).toHaveLength(7);
+    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(7);
+  });
+
+  it('deployCommands without an application id says which settings it needs', async () => {
+    await expect(deployCommands(loadConfig({ DISCORD_TOKEN: 'x' }))).rejects.toThrow(
+      /DISCORD_APPLICATION_ID/,
+    );
+  });
+});
+
+describe('npm start with a token', () => {
+  it('logs in to the gateway, answers, and exits cleanly on SIGTERM', async () => {
+    const gateway = await StandInDiscord.start();
+    const bot = run('src/main.ts', {
+      DISCORD_TOKEN: gateway.token,
+      DISCORD_API_BASE: gateway.apiBase,
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      await gateway.sessionReady();
+      const { data } = await gateway
+        .interact(chatInput('ask', { question: 'Who threatened the mayor?' }, member))
+        .final();
+      expect(textOf(data)).toContain('cite `teteghem-mayor-threatened-with-gun#');
+      bot.kill('SIGTERM');
+      const { code } = await bot.output;
+      expect(code).toBe(0);
+    } finally {
+      bot.kill('SIGKILL');
+      await gateway.close();
+    }
+  });
+});
