@@ -81,6 +81,8 @@ describe('GIVEN the interactions endpoint and requests it must refuse', () => {
       const body = ping();
       const reply = await send(url, { headers: { ...discord.headersFor(body), 'content-type': type }, body });
       expect(reply.status).toBe(415);
+      // Refused on its headers: the body is not read, so the connection is not kept for another request.
+      expect(reply.headers.connection).toBe('close');
     }
     const body = ping();
     const headers = discord.headersFor(body);

@@ -19,6 +19,11 @@ export interface Refusal {
   status: 401 | 413 | 415;
   outcome: Outcome;
   message: string;
+  /**
+   * The body was not read (refused on its headers alone): the connection should close after the
+   * answer, rather than keep reading a body nobody wants to make room for the next request.
+   */
+  bodyUnread: boolean;
 }
 
 export type Admission = { admitted: true; body: Buffer } | ({ admitted: false } & Refusal);
@@ -31,18 +36,18 @@ export type Admission = { admitted: true; body: Buffer } | ({ admitted: false } 
  */
 export async function admitRequest(request: IncomingMessage, options: AdmissionOptions): Promise<Admission> {
   if (!isJsonContentType(request.headers['content-type'])) {
-    return refuse(415, 'unsupported_media_type', 'Content-Type must be application/json');
+    return refuse(415, 'unsupported_media_type', 'Content-Type must be application/json', true);
   }
   const signature = request.headers['x-signature-ed25519'];
   const timestamp = request.headers['x-signature-timestamp'];
   if (typeof signature !== 'string' || typeof timestamp !== 'string') {
-    return refuse(401, 'unauthorized', 'missing request signature');
+    return refuse(401, 'unauthorized', 'missing request signature', true);
   }
   let body: Buffer;
   try {
     body = await readBody(request, options.maxBodyBytes);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return refuse(413, 'too_large', error.message);
+    if (error instanceof BodyTooLargeError) return refuse(413, 'too_large', error.message, true);
     throw error;
   }
   if (!isValidSignature(options.publicKey, signature, timestamp, body)) {
@@ -54,8 +59,8 @@ export async function admitRequest(request: IncomingMessage, options: AdmissionO
   return { admitted: true, body };
 }
 
-function refuse(status: Refusal['status'], outcome: Outcome, message: string): Admission {
-  return { admitted: false, status, outcome, message };
+function refuse(status: Refusal['status'], outcome: Outcome, message: string, bodyUnread = false): Admission {
+  return { admitted: false, status, outcome, message, bodyUnread };
 }
 
 function isJsonContentType(header: string | undefined): boolean {

@@ -64,6 +64,7 @@ export interface InteractionServerOptions {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+const CLOSING_JSON_HEADERS = { ...JSON_HEADERS, connection: 'close' } as const;
 
 /**
  * The HTTP interactions endpoint: `POST /interactions` (signed by Discord), `GET /healthz` and
@@ -96,8 +97,8 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     };
     const admitted = await admitRequest(request, admission);
     if (!admitted.admitted) {
-      // A refused body may still be arriving; closing is cheaper than reading it to keep the connection.
-      const headers = admitted.status === 413 ? { ...JSON_HEADERS, connection: 'close' } : JSON_HEADERS;
+      // An unread body may still be arriving; closing is cheaper than reading it to keep the connection.
+      const headers = admitted.bodyUnread ? CLOSING_JSON_HEADERS : JSON_HEADERS;
       sendJson(response, admitted.status, { error: admitted.message }, headers);
       finish('none', admitted.outcome);
       return;
@@ -215,7 +216,7 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     const path = (request.url ?? '/').split('?', 1)[0] ?? '/';
     const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
     if (!route) {
-      sendJson(response, 404, { error: 'not found' });
+      sendJson(response, 404, { error: 'not found' }, CLOSING_JSON_HEADERS);
       return;
     }
     if (!route.methods.includes(request.method ?? '')) {
@@ -223,7 +224,7 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
         response,
         405,
         { error: 'method not allowed' },
-        { ...JSON_HEADERS, allow: route.methods.join(', ') },
+        { ...CLOSING_JSON_HEADERS, allow: route.methods.join(', ') },
       );
       return;
     }
