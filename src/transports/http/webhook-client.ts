@@ -24,6 +24,11 @@ export interface WebhookClientOptions {
    * @default 2
    */
   maxRetries?: number;
+  /**
+   * How long one request may take before it is abandoned, in milliseconds.
+   * @default 10_000
+   */
+  timeoutMs?: number;
   /** Stands in for global `fetch`. */
   fetch?: typeof fetch;
 }
@@ -39,48 +44,55 @@ export class WebhookClient {
   readonly #base: string;
   readonly #maxRetries: number;
   readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number;
 
   constructor(options: WebhookClientOptions) {
     this.#base = `${options.apiBase.replace(/\/+$/, '')}/v${options.apiVersion ?? 10}`;
     this.#maxRetries = options.maxRetries ?? 2;
     this.#fetch = options.fetch ?? fetch;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
   }
 
   /** `PATCH /webhooks/{application}/{token}/messages/@original`. */
   editOriginal(applicationId: string, token: string, message: object): Promise<unknown> {
-    return this.#send('PATCH', `/webhooks/${applicationId}/${token}/messages/@original`, message);
+    return this.#send('PATCH', `${route(applicationId, token)}/messages/@original`, message);
   }
 
   /** `DELETE /webhooks/{application}/{token}/messages/@original`. */
   deleteOriginal(applicationId: string, token: string): Promise<unknown> {
-    return this.#send('DELETE', `/webhooks/${applicationId}/${token}/messages/@original`);
+    return this.#send('DELETE', `${route(applicationId, token)}/messages/@original`);
   }
 
   /** `POST /webhooks/{application}/{token}`: a follow-up message. */
   followUp(applicationId: string, token: string, message: object): Promise<unknown> {
-    return this.#send('POST', `/webhooks/${applicationId}/${token}`, message);
+    return this.#send('POST', route(applicationId, token), message);
   }
 
-  async #send(method: string, route: string, body?: object): Promise<unknown> {
-    const url = `${this.#base}${route}`;
+  async #send(method: string, path: string, body?: object): Promise<unknown> {
+    const url = `${this.#base}${path}`;
     const init: RequestInit = { method };
     if (body !== undefined) {
       init.headers = { 'content-type': 'application/json' };
       init.body = JSON.stringify(body);
     }
     for (let attempt = 0; ; attempt++) {
-      const response = await this.#fetch(url, init);
+      const response = await this.#fetch(url, { ...init, signal: AbortSignal.timeout(this.#timeoutMs) });
       const text = await response.text();
       if (response.ok) return text.length > 0 ? JSON.parse(text) : undefined;
       const wait = response.status === 429 ? retryAfterMs(text) : undefined;
       // The route names the token, which is a credential for 15 minutes: keep it out of errors and logs.
-      const shownRoute = route.replace(/\/webhooks\/(\d+)\/[^/]+/, '/webhooks/$1/:token');
+      const shownPath = path.replace(/\/webhooks\/(\d+)\/[^/]+/, '/webhooks/$1/:token');
       if (wait === undefined || attempt >= this.#maxRetries || wait > MAX_RETRY_WAIT_MS) {
-        throw new WebhookError(method, shownRoute, response.status, text);
+        throw new WebhookError(method, shownPath, response.status, text);
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
+}
+
+/** `/webhooks/{application}/{token}`, both encoded: they come from a request body. */
+function route(applicationId: string, token: string): string {
+  return `/webhooks/${encodeURIComponent(applicationId)}/${encodeURIComponent(token)}`;
 }
 
 function retryAfterMs(body: string): number | undefined {
