@@ -41,6 +41,11 @@ export class RateLimiter {
     return 0;
   }
 
+  /** Users with a question on record (for metrics, and to show memory stays bounded). */
+  get trackedUsers(): number {
+    return this.#hits.size;
+  }
+
   /** Forgets users with no question in the window, so memory stays bounded by active users. */
   #sweep(now: number): void {
     this.#lastSweep = now;

@@ -1,0 +1,307 @@
+import { SlashCommandBuilder } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadConfig } from '../../src/config.ts';
+import type { AnyCommand, Command } from '../../src/interactions/command.ts';
+import { createDispatchContext } from '../../src/interactions/context.ts';
+import { APOLOGY, dispatchInteraction } from '../../src/interactions/dispatch.ts';
+import { UserError } from '../../src/interactions/errors.ts';
+import type {
+  AutocompleteChoice,
+  IncomingInteraction,
+  ReplyPayload,
+  Responder,
+} from '../../src/interactions/incoming.ts';
+import type { LibraryView } from '../../src/interactions/library-view.ts';
+import { memoryLogger } from '../../src/interactions/logger.ts';
+
+/** Records each call a dispatcher makes, in order. */
+class Recorder implements Responder {
+  readonly calls: [string, unknown][] = [];
+  failReply = false;
+  async reply(payload: ReplyPayload) {
+    if (this.failReply) throw new Error('network down');
+    this.calls.push(['reply', payload]);
+  }
+  async defer(options: { ephemeral: boolean }) {
+    this.calls.push(['defer', options]);
+  }
+  async editReply(payload: ReplyPayload) {
+    this.calls.push(['editReply', payload]);
+  }
+  async update(payload: ReplyPayload) {
+    this.calls.push(['update', payload]);
+  }
+  async autocomplete(choices: AutocompleteChoice[]) {
+    this.calls.push(['autocomplete', choices]);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const Empty = z.object({});
+const builder = (name: string) => new SlashCommandBuilder().setName(name).setDescription(name);
+
+const commands: AnyCommand[] = [
+  { data: builder('fast'), options: Empty, execute: () => ({ content: 'done' }) } satisfies Command<
+    typeof Empty
+  >,
+  {
+    data: builder('slow'),
+    options: z.object({ secret: z.boolean().default(false) }),
+    isPrivate: (options) => options.secret,
+    execute: async () => {
+      await sleep(60);
+      return { content: 'slow done' };
+    },
+  } satisfies Command<z.ZodObject<{ secret: z.ZodDefault<z.ZodBoolean> }>>,
+  {
+    data: builder('steps'),
+    options: Empty,
+    defer: 'always',
+    execute: async (_ctx, _options, _interaction, progress) => {
+      progress({ content: 'step 1' });
+      progress({ content: 'step 2 (throttled away)' });
+      await sleep(5);
+      return { content: 'all steps done' };
+    },
+  } satisfies Command<typeof Empty>,
+  {
+    data: builder('boom'),
+    options: Empty,
+    execute: () => {
+      throw new Error('database on fire');
+    },
+  } satisfies Command<typeof Empty>,
+  {
+    data: builder('late-boom'),
+    options: Empty,
+    defer: 'always',
+    execute: async () => {
+      throw new Error('late fire');
+    },
+  } satisfies Command<typeof Empty>,
+  {
+    data: builder('refuse'),
+    options: Empty,
+    execute: () => {
+      throw new UserError('nope', 'You cannot do that here.');
+    },
+  } satisfies Command<typeof Empty>,
+  {
+    data: builder('mod'),
+    options: Empty,
+    access: 'moderators',
+    execute: () => ({ content: 'modded' }),
+  } satisfies Command<typeof Empty>,
+  {
+    data: builder('count'),
+    options: z.object({ n: z.number().int().max(3) }),
+    rateLimited: true,
+    execute: (_ctx, options) => ({ content: `n=${options.n}` }),
+    autocomplete: (_ctx, focused) => {
+      if (focused.value === 'crash') throw new Error('autocomplete crashed');
+      return Array.from({ length: 40 }, (_, index) => ({
+        name: `${focused.value}${'x'.repeat(150)}`,
+        value: `v${index}`,
+      }));
+    },
+    buttons: {
+      'count:again': { execute: (_ctx, [n = '']) => ({ update: { content: `again ${n}` } }) },
+      'count:mod': { access: 'moderators', execute: () => ({ reply: { content: 'mod button' } }) },
+    },
+  } satisfies Command<z.ZodObject<{ n: z.ZodNumber }>>,
+];
+
+function setup(env: Record<string, string> = {}) {
+  const logger = memoryLogger();
+  const ctx = createDispatchContext({
+    library: {} as LibraryView,
+    config: loadConfig({ RATE_LIMIT_QUESTIONS: '2', ...env }),
+    logger,
+    commands,
+    deferAfterMs: 20,
+  });
+  return { ctx, logger, responder: new Recorder() };
+}
+
+const base = {
+  id: 'i1',
+  userId: 'u1',
+  userName: 'ann',
+  guildId: 'g1',
+  memberRoleIds: [] as string[],
+  memberPermissions: 0n,
+};
+const command = (
+  commandName: string,
+  options = {},
+  extra: Partial<IncomingInteraction> = {},
+): IncomingInteraction =>
+  ({ ...base, kind: 'chat-input', commandName, options, ...extra }) as IncomingInteraction;
+const content = (call: [string, unknown] | undefined) => (call?.[1] as ReplyPayload | undefined)?.content;
+const flags = (call: [string, unknown] | undefined) => (call?.[1] as ReplyPayload | undefined)?.flags ?? 0;
+
+describe('dispatchInteraction', () => {
+  it('replies at once to a fast command, with mentions disabled', async () => {
+    const { ctx, responder } = setup();
+    expect(await dispatchInteraction(command('fast'), responder, ctx)).toEqual({
+      name: 'fast',
+      outcome: 'ok',
+    });
+    expect(responder.calls).toEqual([['reply', { content: 'done', allowed_mentions: { parse: [] } }]]);
+  });
+
+  it('defers a command that runs past the deferral time, privately when its options say so, then edits', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(command('slow', { secret: true }), responder, ctx);
+    expect(responder.calls.map(([name]) => name)).toEqual(['defer', 'editReply']);
+    expect(responder.calls[0]![1]).toEqual({ ephemeral: true });
+    expect(content(responder.calls[1])).toBe('slow done');
+  });
+
+  it('shows throttled progress on a deferred reply and always ends with the final reply', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(command('steps'), responder, ctx);
+    expect(
+      responder.calls.map(([name, payload]) => `${name}:${(payload as ReplyPayload).content ?? ''}`),
+    ).toEqual(['defer:', 'editReply:step 1', 'editReply:all steps done']);
+  });
+
+  it('answers an unexpected error with a private apology and logs it with the interaction', async () => {
+    const { ctx, responder, logger } = setup();
+    expect(await dispatchInteraction(command('boom'), responder, ctx)).toEqual({
+      name: 'boom',
+      outcome: 'error',
+    });
+    expect(content(responder.calls[0])).toBe(APOLOGY);
+    expect(flags(responder.calls[0]) & 64).toBe(64);
+    expect(logger.events).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        message: 'interaction failed',
+        context: expect.objectContaining({ command: 'boom', user: 'u1' }),
+      }),
+    );
+  });
+
+  it('edits the deferred reply with the apology when the error comes after deferring', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(command('late-boom'), responder, ctx);
+    expect(responder.calls.map(([name]) => name)).toEqual(['defer', 'editReply']);
+    expect(content(responder.calls[1])).toBe(APOLOGY);
+  });
+
+  it('shows a UserError message as it is, privately, and logs it as info', async () => {
+    const { ctx, responder, logger } = setup();
+    expect(await dispatchInteraction(command('refuse'), responder, ctx)).toEqual({
+      name: 'refuse',
+      outcome: 'user-error',
+      code: 'nope',
+    });
+    expect(content(responder.calls[0])).toBe('You cannot do that here.');
+    expect(flags(responder.calls[0]) & 64).toBe(64);
+    expect(logger.events.at(-1)?.level).toBe('info');
+  });
+
+  it('names the option that failed validation', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(command('count', { n: 7 }), responder, ctx);
+    expect(content(responder.calls[0])).toMatch(/^The `n` option is not valid: /);
+  });
+
+  it('refuses an unknown command clearly', async () => {
+    const { ctx, responder } = setup();
+    expect((await dispatchInteraction(command('gone'), responder, ctx)).code).toBe('unknown-command');
+    expect(content(responder.calls[0])).toMatch(/I don't know the command `gone`/);
+  });
+
+  it('rate-limits per user: the third question in the window is refused without running', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(command('count', { n: 1 }), responder, ctx);
+    await dispatchInteraction(command('count', { n: 2 }), responder, ctx);
+    const third = await dispatchInteraction(command('count', { n: 3 }), responder, ctx);
+    expect(third.code).toBe('rate-limited');
+    expect(responder.calls.map(content)).toEqual([
+      'n=1',
+      'n=2',
+      expect.stringMatching(/^You're asking faster/),
+    ]);
+    await dispatchInteraction(command('count', { n: 3 }, { userId: 'u2' }), responder, ctx);
+    expect(content(responder.calls.at(-1))).toBe('n=3');
+  });
+
+  it('without moderator roles configured, lets Manage Server through and refuses others', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(command('mod', {}, { memberPermissions: 32n }), responder, ctx);
+    await dispatchInteraction(command('mod', {}, { memberPermissions: 1024n }), responder, ctx);
+    expect(responder.calls.map(content)).toEqual([
+      'modded',
+      'Only moderators can use `/mod`: it needs the Manage Server permission.',
+    ]);
+  });
+
+  it('with moderator roles configured, only those roles pass, whatever the permissions', async () => {
+    const { ctx, responder } = setup({ MODERATOR_ROLE_IDS: '55555,66666' });
+    await dispatchInteraction(command('mod', {}, { memberRoleIds: ['66666'] }), responder, ctx);
+    await dispatchInteraction(command('mod', {}, { memberPermissions: 8n | 32n }), responder, ctx);
+    await dispatchInteraction(
+      command('mod', {}, { memberRoleIds: ['66666'], guildId: null }),
+      responder,
+      ctx,
+    );
+    expect(responder.calls.map(content)).toEqual([
+      'modded',
+      'Only moderators can use `/mod`: it needs a moderator role.',
+      'Only moderators can use `/mod`: it needs a moderator role in a server.',
+    ]);
+  });
+
+  it('routes buttons by custom_id prefix, checks their access, and updates or replies as they ask', async () => {
+    const { ctx, responder } = setup();
+    const press = (customId: string): IncomingInteraction => ({
+      ...base,
+      kind: 'button',
+      customId,
+      message: { id: 'm', content: '', embeds: [] },
+    });
+    await dispatchInteraction(press('count:again:4'), responder, ctx);
+    await dispatchInteraction(press('count:mod'), responder, ctx);
+    await dispatchInteraction(press('nothing:here'), responder, ctx);
+    expect(responder.calls.map(([name, payload]) => `${name}:${(payload as ReplyPayload).content}`)).toEqual([
+      'update:again 4',
+      'reply:Only moderators can use this button: it needs the Manage Server permission.',
+      'reply:This button no longer works; run the command again.',
+    ]);
+  });
+
+  it('cuts autocomplete to 25 choices of at most 100 characters, and answers a failure with no choices', async () => {
+    const { ctx, responder, logger } = setup();
+    const typing = (value: string): IncomingInteraction => ({
+      ...base,
+      kind: 'autocomplete',
+      commandName: 'count',
+      options: {},
+      focused: { name: 'n', value },
+    });
+    await dispatchInteraction(typing('ab'), responder, ctx);
+    const choices = responder.calls[0]![1] as AutocompleteChoice[];
+    expect(choices).toHaveLength(25);
+    expect(Math.max(...choices.map((choice) => choice.name.length))).toBe(100);
+    await dispatchInteraction(typing('crash'), responder, ctx);
+    expect(responder.calls[1]).toEqual(['autocomplete', []]);
+    expect(logger.events.at(-1)?.message).toBe('autocomplete failed');
+  });
+
+  it('never rejects, even when the transport fails to send', async () => {
+    const { ctx, responder, logger } = setup();
+    responder.failReply = true;
+    await expect(dispatchInteraction(command('fast'), responder, ctx)).resolves.toEqual({
+      name: 'fast',
+      outcome: 'error',
+    });
+    expect(logger.events.map((event) => event.message)).toEqual([
+      'interaction failed',
+      'could not send the error reply',
+    ]);
+  });
+});

@@ -1,0 +1,91 @@
+import { PassThrough } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.ts';
+import { createDispatchContext } from '../../../src/interactions/context.ts';
+import type { DispatchContext } from '../../../src/interactions/dispatch.ts';
+import { memoryLogger } from '../../../src/interactions/logger.ts';
+import { Library } from '../../../src/library.ts';
+import { runConsole } from '../../../src/transports/console/console.ts';
+import { type ConsoleIdentity, parseLine } from '../../../src/transports/console/parse-line.ts';
+import { COLOUR, markdown, PLAIN } from '../../../src/transports/console/render-text.ts';
+
+const identity: ConsoleIdentity = {
+  userId: 'console',
+  userName: 'console',
+  guildId: 'console',
+  memberRoleIds: [],
+  memberPermissions: 32n,
+};
+
+async function session(ctx: DispatchContext, lines: string[], colour = false): Promise<string> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let text = '';
+  output.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  input.end(`${lines.join('\n')}\n`);
+  await runConsole({ ctx, input, output, colour, interactive: false });
+  return text;
+}
+
+describe('the local console', () => {
+  let ctx: DispatchContext;
+
+  beforeAll(async () => {
+    const library = await Library.open('corpus');
+    ctx = createDispatchContext({
+      library,
+      config: loadConfig({ RATE_LIMIT_QUESTIONS: '100' }),
+      logger: memoryLogger(),
+    });
+  });
+
+  it('parses options as name:value, the leading text going to the main text option', () => {
+    expect(
+      parseLine('/ask who threatened the mayor? limit:2 private:yes', ctx.commands, identity),
+    ).toMatchObject({
+      kind: 'interaction',
+      interaction: {
+        kind: 'chat-input',
+        commandName: 'ask',
+        options: { question: 'who threatened the mayor?', limit: 2, private: true },
+      },
+    });
+    expect(parseLine('who is Dhersin?', ctx.commands, identity)).toMatchObject({
+      interaction: { commandName: 'ask', options: { question: 'who is Dhersin?' } },
+    });
+    expect(parseLine('/corpus remove id:calais', ctx.commands, identity)).toMatchObject({
+      interaction: { commandName: 'corpus', options: { subcommand: 'remove', id: 'calais' } },
+    });
+    expect(parseLine('/corpus add file:story.md', ctx.commands, identity)).toMatchObject({ kind: 'error' });
+    expect(parseLine('/nope', ctx.commands, identity)).toEqual({
+      kind: 'error',
+      message: 'Unknown command /nope. Type /help for the list.',
+    });
+  });
+
+  it('answers a question, then presses "More results" and "Show context" on the reply', async () => {
+    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 2', '/press 9']);
+    expect(out).toContain('Results 1–3');
+    expect(out).toContain('Results 4–6');
+    expect(out).toMatch(/\(only you can see this\)\nContext of teteghem|Context of calais/);
+    expect(out).toContain('There is no such button on the last reply.');
+  });
+
+  it('checks a claim as "Find coverage" does, and shows what autocomplete suggests', async () => {
+    const out = await session(ctx, [
+      '/find the mayor of Calais wants to open the borders',
+      '/complete ask source calais',
+    ]);
+    expect(out).toContain('passages answer that message:');
+    expect(out).toContain('calais-mayor-threatens-to-open-borders');
+  });
+
+  it('renders markdown as terminal styles, and escapes as the characters they protect', () => {
+    expect(markdown('**bold** \\*not\\* `id` > x', PLAIN)).toBe('bold *not* id > x');
+    expect(markdown('**bold**', COLOUR)).toBe('\u001b[1mbold\u001b[22m');
+    expect(markdown('> quoted\n-# small', PLAIN)).toBe('│ quoted\nsmall');
+    expect(markdown('[link](<https://example.com/a>)', PLAIN)).toBe('link (https://example.com/a)');
+  });
+});
