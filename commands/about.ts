@@ -2,6 +2,7 @@ import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import type { Command } from '../src/interactions/command.ts';
 import { renderAbout } from '../src/interactions/render/status.ts';
+import { lifecycleOf } from '../src/lifecycle/corpus-lifecycle.ts';
 
 const AboutOptions = z.object({});
 
@@ -10,8 +11,11 @@ export default {
     .setName('about')
     .setDescription('What the archive holds: size, version, last reload, uptime'),
   options: AboutOptions,
-  execute(ctx) {
+  async execute(ctx) {
     const engine = ctx.library.engine;
+    // Under the ShardingManager, ask every shard what it serves (shards that do not answer are left out).
+    const lifecycle = lifecycleOf(ctx.library);
+    const shards = lifecycle?.shards ? await lifecycle.corpusVersions() : undefined;
     return renderAbout({
       articles: engine.articles().length,
       passages: engine.passageCount,
@@ -19,6 +23,7 @@ export default {
       loadedAt: ctx.library.loadedAt,
       startedAt: ctx.startedAt,
       now: ctx.now(),
+      ...(shards ? { shards } : {}),
     });
   },
 } satisfies Command<typeof AboutOptions>;

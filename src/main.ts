@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { CorpusError } from './corpus/load-corpus.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import { createLogger } from './interactions/logger.ts';
-import { Library } from './library.ts';
+import { openLibrary, startLifecycle } from './lifecycle/start-lifecycle.ts';
 import { runConsole } from './transports/console/console.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
 
@@ -15,19 +15,26 @@ async function main(): Promise<number> {
   const interactive = !config.DISCORD_TOKEN;
   // At the console, info lines would interleave with answers; only warnings and errors go to stderr.
   const logger = createLogger(interactive && config.LOG_LEVEL !== 'debug' ? 'warn' : config.LOG_LEVEL);
-  const library = await Library.open(config.CORPUS_PATH);
+  // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
+  const library = await openLibrary({ config, logger });
   const ctx = createDispatchContext({ library, config, logger });
 
   if (!config.DISCORD_TOKEN) {
+    const lifecycle = await startLifecycle({ library, config, logger });
     await runConsole({ ctx, input: process.stdin, output: process.stdout });
+    lifecycle.stop();
     return 0;
   }
 
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   const bot = await startGatewayBot({ token: config.DISCORD_TOKEN, apiBase: config.DISCORD_API_BASE, ctx });
+  // SIGHUP and WATCH_CORPUS reloads, index persistence, the audit channel, and (under the
+  // ShardingManager, which runs this file per shard) corpus changes reaching every shard.
+  const lifecycle = await startLifecycle({ library, config, logger, client: bot.client });
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       logger.info('shutting down', { signal });
+      lifecycle.stop();
       void bot.stop().then(resolve);
     };
     process.once('SIGINT', stop);

@@ -14,6 +14,8 @@ export interface AboutFacts {
   loadedAt: Date;
   startedAt: Date;
   now: Date;
+  /** Under the ShardingManager: what every shard serves (a shard mid-reload may differ briefly). */
+  shards?: { shard: number; version: string; articles: number }[];
 }
 
 /** `/about`: corpus size, version, last reload and uptime. */
