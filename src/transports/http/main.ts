@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '../../config.ts';
 import { CorpusError } from '../../corpus/load-corpus.ts';
 import { createDispatchContext } from '../../interactions/context.ts';
 import { createLogger } from '../../interactions/logger.ts';
-import { Library } from '../../library.ts';
+import { openLibrary, startLifecycle } from '../../lifecycle/start-lifecycle.ts';
 import { createInteractionServer } from './server.ts';
 
 /**
@@ -17,7 +17,8 @@ async function main(): Promise<void> {
     );
   }
   const logger = createLogger(config.LOG_LEVEL);
-  const library = await Library.open(config.CORPUS_PATH);
+  // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
+  const library = await openLibrary({ config, logger });
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY,
     library,
@@ -26,6 +27,9 @@ async function main(): Promise<void> {
     context: createDispatchContext({ library, config, logger }),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
+  // SIGHUP and WATCH_CORPUS reloads and index persistence, as under `npm start`. Each replica reloads
+  // its own copy: signal every replica, or let each watch the shared corpus folder.
+  const lifecycle = await startLifecycle({ library, config, logger });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.HTTP_PORT, resolve);
@@ -40,6 +44,7 @@ async function main(): Promise<void> {
 
   const stop = (signal: NodeJS.Signals): void => {
     logger.info('shutting down', { signal });
+    lifecycle.stop();
     // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
     server.close(() => process.exit(0));
     server.closeIdleConnections();
