@@ -111,7 +111,8 @@ async function runCommand(
     return;
   }
   const work = settle(async () => command.execute(ctx, options, incoming, progress.report));
-  const early = await Promise.race([work, delay(ctx.deferAfterMs ?? 2000)]);
+  const timer = delay(ctx.deferAfterMs ?? 2000);
+  const early = await Promise.race([work, timer.elapsed]).finally(timer.cancel);
   if (early) {
     if ('error' in early) throw early.error;
     await responder.reply(finish(early.value));
@@ -259,6 +260,11 @@ async function settle<T>(run: () => Promise<T>): Promise<Settled<T>> {
   }
 }
 
-function delay(ms: number): Promise<undefined> {
-  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+/** A timer that can be cancelled, so a fast command leaves none behind. */
+function delay(ms: number): { elapsed: Promise<undefined>; cancel: () => void } {
+  let timeout: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<undefined>((resolve) => {
+    timeout = setTimeout(() => resolve(undefined), ms);
+  });
+  return { elapsed, cancel: () => clearTimeout(timeout) };
 }

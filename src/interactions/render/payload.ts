@@ -5,6 +5,7 @@ import type {
   APIEmbed,
 } from 'discord.js';
 import type { AutocompleteChoice, ReplyPayload } from '../incoming.ts';
+import { isWebUrl } from './citation.ts';
 import { hasLiveMention, neutraliseMentions } from './escape.ts';
 import { Limits } from './limits.ts';
 import { hardCut } from './truncate.ts';
@@ -116,15 +117,6 @@ function fitComponents(
     }))
     .filter((row) => row.components.length > 0)
     .slice(0, Limits.actionRows);
-}
-
-function isWebUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }
 
 /**
