@@ -65,13 +65,10 @@ export function renderText(payload: ReplyPayload, palette: Palette): string {
   for (const embed of payload.embeds ?? []) lines.push(embedText(embed, palette));
   const buttons = buttonsOf(payload);
   if (buttons.length > 0) {
-    lines.push(
-      palette.dim(
-        buttons
-          .map((button, index) => `[${index + 1}] ${button.label}${button.disabled ? ' (disabled)' : ''}`)
-          .join('   ') + '   — type /press <number>',
-      ),
+    const labels = buttons.map(
+      (button, index) => `[${index + 1}] ${button.label}${button.disabled ? ' (disabled)' : ''}`,
     );
+    lines.push(palette.dim(`${labels.join('   ')}   — type /press <number>`));
   }
   return lines.join('\n');
 }
