@@ -30,18 +30,22 @@ const PERSON =
   /(?:\b(?:Mr|Mrs|Ms|Dr|President|Mayor|Minister|Sen|Gov|Prof)\.?\s+\p{Lu}|\p{Lu}[\p{Ll}'’-]+\s+\p{Lu}[\p{Ll}'’-]+)/u;
 const PLACE = /\b(?:in|at|from|near|to)\s+(?:the\s+)?\p{Lu}[\p{Ll}-]+/u;
 
-/** Whether a piece of text contains something of the kind the question asks for. */
-export function mentionsAnswerType(text: string, type: AnswerType): boolean {
-  switch (type) {
-    case 'person':
-      return PERSON.test(text);
-    case 'quantity':
-      return QUANTITY.test(text);
-    case 'time':
-      return TIME.test(text);
-    case 'place':
-      return PLACE.test(text);
-    case 'other':
-      return false;
+const PATTERNS: Record<Exclude<AnswerType, 'other'>, RegExp> = {
+  person: new RegExp(PERSON.source, 'gu'),
+  quantity: new RegExp(QUANTITY.source, 'gi'),
+  time: new RegExp(TIME.source, 'gi'),
+  place: new RegExp(PLACE.source, 'gu'),
+};
+
+/**
+ * Whether a piece of text contains something of the kind the question asks for that the question does
+ * not already say: for "who threatened the mayor?", a name other than the mayor's.
+ * `isKnown` tells whether a mention is made only of words from the question.
+ */
+export function mentionsAnswerType(text: string, type: AnswerType, isKnown: (mention: string) => boolean = () => false): boolean {
+  if (type === 'other') return false;
+  for (const match of text.matchAll(PATTERNS[type])) {
+    if (!isKnown(match[0])) return true;
   }
+  return false;
 }

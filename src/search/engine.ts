@@ -5,7 +5,7 @@ import MiniSearch, {
   type SearchResult,
 } from 'minisearch';
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
-import { analyze, fold } from './analyze.ts';
+import { analyze, fold, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
 import { answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { proximity } from './proximity.ts';
@@ -215,7 +215,8 @@ export class Engine {
 
   /** Fuzzy matching only for terms the corpus does not have: a misspelt name, never a real word. */
   private readonly fuzzy = (term: string): number | false => {
-    if (this.documentFrequency.has(term) || term.length < 4 || /\d/.test(term)) return false;
+    // Below five letters one edit turns a word into another word ("read" into "road").
+    if (this.documentFrequency.has(term) || term.length < 5 || /\d/.test(term)) return false;
     return term.length >= 8 ? 2 : 1;
   };
 
@@ -301,12 +302,16 @@ export class Engine {
     articleId: string | undefined,
     wanted: number,
   ): Candidate[] {
-    const options = this.searchOptions(articleId);
-    const hits = this.passageIndex.search(terms.join(' '), options);
+    const names = nameTerms(question);
+    const options: SearchOptions = {
+      ...this.searchOptions(articleId),
+      boostTerm: (term) => (names.has(term) ? this.ranking.nameBoost : 1),
+    };
+    const hits = this.passageIndex.search(terms.join(' '), { ...options, bm25: this.ranking.bm25 });
     if (hits.length === 0) return [];
     const articleHits = new Map(
       this.articleIndex
-        .search(terms.join(' '), { ...options, filter: undefined })
+        .search(terms.join(' '), { ...options, filter: undefined, bm25: this.ranking.articleBm25 })
         .map((hit) => [String(hit.id), hit]),
     );
     const topArticleScore = Math.max(...[...articleHits.values()].map((hit) => hit.score), Number.EPSILON);
@@ -323,9 +328,23 @@ export class Engine {
       return sum / totalWeight;
     };
 
+    const questionTerms = new Set(terms);
+    const isKnown = (mention: string) => analyze(mention).every((term) => questionTerms.has(term));
     const w = this.ranking;
+    // The best passages overall, and every matching passage of the best few articles: the passage that
+    // answers is often not the one repeating most of the question's words.
+    const topArticles = new Set(
+      [...articleHits.values()]
+        .sort((a, b) => b.score - a.score)
+        .slice(0, w.articleCandidates)
+        .map((hit) => String(hit.id)),
+    );
+    const pool = Math.max(w.candidates, wanted);
+    const chosen = hits.filter(
+      (hit, rank) => rank < pool || topArticles.has(String(hit.id).slice(0, String(hit.id).indexOf('#'))),
+    );
     const candidates: Candidate[] = [];
-    for (const hit of hits.slice(0, Math.max(w.candidates, wanted))) {
+    for (const hit of chosen) {
       const located = this.byCitation.get(String(hit.id));
       if (!located) continue;
       const articleHit = articleHits.get(located.article.id);
@@ -333,12 +352,17 @@ export class Engine {
       const passageCoverage = covered(inPassage);
       const articleCoverage = covered(new Set([...inPassage, ...(articleHit?.queryTerms ?? [])]));
       if (passageCoverage < w.minPassageCoverage || articleCoverage < w.minArticleCoverage) continue;
+      const holdsAnswerType = mentionsAnswerType(located.passage.text, type, isKnown);
+      // "How many people live in Dunkirk?" is not answered by a passage about Dunkirk without a number.
+      if (!holdsAnswerType && (type === 'quantity' || type === 'time') && w.requireQuantityAndTime) continue;
+      const articleShare = (articleHit?.score ?? 0) / topArticleScore;
       const score =
         hit.score / topPassageScore +
-        w.article * ((articleHit?.score ?? 0) / topArticleScore) +
+        w.article * articleShare +
         w.coverage * passageCoverage +
         w.proximity * proximity(located.passage.text, new Set(hit.terms)) +
-        (type !== 'other' && mentionsAnswerType(located.passage.text, type) ? w.answerType : 0);
+        (w.lead * articleShare ** w.leadArticlePower) / (1 + located.passage.index) +
+        (holdsAnswerType ? w.answerType : 0);
       candidates.push({ hit, located, score, coverage: passageCoverage });
     }
     return candidates.sort((a, b) => b.score - a.score);
@@ -422,6 +446,18 @@ class IndexBuilder {
     }
     this.articleIndex.add({ id: article.id, text: articleText.join(' '), title });
   }
+}
+
+/**
+ * Terms of the question's proper names: capitalised words other than the first. Names pick out the
+ * story a question is about better than its other words ("Which team does Zaki play for?").
+ */
+function nameTerms(question: string): Set<string> {
+  const names = new Set<string>();
+  for (const token of tokenize(question)) {
+    if (token.position > 0 && /^\p{Lu}/u.test(question.slice(token.start, token.end))) names.add(token.term);
+  }
+  return names;
 }
 
 function clamp(value: number, min: number, max: number): number {

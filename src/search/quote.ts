@@ -19,7 +19,12 @@ const MAX_TWO_SENTENCES = 360;
  * weight of question terms, preferring one that mentions the kind of fact asked for. `weights` maps
  * each indexed term that matched the question to its weight (its rarity in the corpus).
  */
-export function pickQuote(passage: string, weights: ReadonlyMap<string, number>, type: AnswerType): Quote {
+export function pickQuote(
+  passage: string,
+  weights: ReadonlyMap<string, number>,
+  type: AnswerType,
+  isKnown?: (mention: string) => boolean,
+): Quote {
   const sentences = splitSentences(passage);
   if (sentences.length <= 1)
     return { text: passage, highlights: highlight(passage, 0, passage.length, weights) };
@@ -33,7 +38,7 @@ export function pickQuote(passage: string, weights: ReadonlyMap<string, number>,
         seen.add(term);
       }
     }
-    if (score > 0 && mentionsAnswerType(sentence.text, type)) score *= 1.25;
+    if (score > 0 && mentionsAnswerType(sentence.text, type, isKnown)) score *= 1.25;
     return score;
   });
   let best = 0;

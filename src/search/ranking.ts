@@ -11,6 +11,19 @@ export interface RankingWeights {
   proximity: number;
   /** Bonus when the passage holds the kind of fact asked for (a name for "who", a number for "how much"). */
   answerType: number;
+  /**
+   * Weight of a passage's place in its article, as `1 / (1 + index)`: news is written as an inverted
+   * pyramid, and the opening paragraph carries the who, what, when and where.
+   */
+  lead: number;
+  /** The lead bonus is scaled by the article's relevance to this power: a lede counts in a relevant story. */
+  leadArticlePower: number;
+  /** BM25 parameters of the passage index (MiniSearch's defaults: k 1.2, b 0.7, d 0.5). */
+  bm25: { k: number; b: number; d: number };
+  /** BM25 parameters of the article index. */
+  articleBm25: { k: number; b: number; d: number };
+  /** Boost of question terms written as proper names (capitalised, not the first word). */
+  nameBoost: number;
   /** MiniSearch boost of the headline field against the passage text (1). */
   titleBoost: number;
   /** MiniSearch weight of a fuzzy match against an exact one (1). */
@@ -21,19 +34,30 @@ export interface RankingWeights {
   minPassageCoverage: number;
   /** ...nor those whose whole article, passage included, holds less than this. */
   minArticleCoverage: number;
+  /** Drop passages without a number for "how many", or without a date or time for "when". */
+  requireQuantityAndTime: boolean;
   /** How many of the best passages by MiniSearch score are re-ranked. */
   candidates: number;
+  /** Every matching passage of this many best-matching articles is re-ranked too. */
+  articleCandidates: number;
 }
 
 export const RANKING: RankingWeights = {
-  article: 0.5,
+  article: 1,
   coverage: 0.3,
   proximity: 0.2,
-  answerType: 0.1,
-  titleBoost: 0.5,
+  answerType: 0.3,
+  lead: 0.6,
+  leadArticlePower: 1,
+  bm25: { k: 1.2, b: 0.7, d: 0.5 },
+  articleBm25: { k: 1.2, b: 0.7, d: 0.5 },
+  nameBoost: 1.5,
+  titleBoost: 0.25,
   fuzzyWeight: 0.6,
   fuzzyCoverage: 0.75,
   minPassageCoverage: 0.25,
-  minArticleCoverage: 0.5,
+  minArticleCoverage: 0.45,
+  requireQuantityAndTime: true,
   candidates: 40,
+  articleCandidates: 3,
 };

@@ -1,0 +1,107 @@
+/**
+ * `npm run ask -- "who threatened the mayor?"`: answers questions from the corpus in a terminal.
+ * Answers go to stdout, diagnostics to stderr, so `npm run --silent ask -- --json ...` is pure JSON.
+ */
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { CorpusError, loadCorpus } from '../corpus/load-corpus.ts';
+import { Engine, MAX_LIMIT } from '../search/engine.ts';
+import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
+
+const USAGE = `Usage: npm run ask -- [options] "question"
+
+Options:
+  --json          print one JSON object per question
+  --stdin         read one question per line from standard input
+  --limit N       results per question, 1-${MAX_LIMIT} (default 3)
+  --corpus PATH   a folder of articles or a .jsonl file (default: corpus/)
+  --help          show this help
+`;
+
+/** A mistake in how the command was called: reported with the usage, exit code 2. */
+class UsageError extends Error {}
+
+function parse(argv: string[]) {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const limit = values.limit === undefined ? 3 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, not "${values.limit}"`);
+  }
+  const question = positionals.join(' ');
+  if (!values.help && !values.stdin && question.trim() === '') throw new UsageError('no question given');
+  if (values.stdin && question !== '') throw new UsageError('give a question or --stdin, not both');
+  return { ...values, limit, question };
+}
+
+function parseOptions(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      stdin: { type: 'boolean', default: false },
+      limit: { type: 'string' },
+      corpus: { type: 'string', default: 'corpus' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  let options: ReturnType<typeof parse>;
+  try {
+    options = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`ask: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+
+  const started = performance.now();
+  let engine: Engine;
+  try {
+    engine = Engine.build(await loadCorpus(options.corpus));
+  } catch (error) {
+    if (!(error instanceof CorpusError)) throw error;
+    process.stderr.write(`ask: ${error.message}\n`);
+    return 1;
+  }
+  process.stderr.write(
+    `ask: ${engine.corpus.articles.length} articles, ${engine.passageCount} passages from ${options.corpus} ` +
+      `(version ${engine.version}) in ${Math.round(performance.now() - started)} ms\n`,
+  );
+
+  const style = makeStyle(wantsColour(process.stdout));
+  const answerOne = (question: string): string => {
+    const answer = engine.answer(question, { limit: options.limit });
+    if (options.json) return `${JSON.stringify(answerToJson(answer))}\n`;
+    const closest = answer.results.length === 0 ? engine.closestHeadlines(question) : [];
+    return renderAnswer(answer, style, closest);
+  };
+
+  if (!options.stdin) {
+    process.stdout.write(answerOne(options.question));
+    return 0;
+  }
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  let first = true;
+  for await (const line of lines) {
+    if (!options.json && !first) process.stdout.write('\n');
+    if (!options.json) process.stdout.write(`${style.bold(`? ${line.trim()}`)}\n`);
+    process.stdout.write(answerOne(line));
+    first = false;
+  }
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

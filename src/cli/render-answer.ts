@@ -1,0 +1,90 @@
+import type { Article } from '../corpus/article.ts';
+import type { Answer, AnswerResult } from '../search/answer.ts';
+
+/** Terminal styling; every function is the identity when colour is off. */
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  highlight(text: string): string;
+  link(text: string): string;
+}
+
+const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+
+export function makeStyle(colour: boolean): Style {
+  if (!colour) {
+    const same = (text: string) => text;
+    return { bold: same, dim: same, highlight: same, link: same };
+  }
+  return { bold: sgr(1, 22), dim: sgr(2, 22), highlight: (text) => sgr(1, 22)(sgr(33, 39)(text)), link: sgr(36, 39) };
+}
+
+/** Colour when writing to a terminal, unless NO_COLOR asks otherwise; FORCE_COLOR turns it on. */
+export function wantsColour(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return stream.isTTY === true;
+}
+
+/** The quote with its matched words marked. */
+export function markQuote(result: Pick<AnswerResult, 'quote' | 'highlights'>, mark: (text: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const { start, end } of result.highlights) {
+    out += result.quote.slice(at, start) + mark(result.quote.slice(start, end));
+    at = end;
+  }
+  return out + result.quote.slice(at);
+}
+
+/** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed. */
+export function citationLine(result: Pick<AnswerResult, 'title' | 'publisher' | 'published' | 'url'>, style: Style): string {
+  const source = [result.publisher, result.published].filter((part) => part !== null).join(', ');
+  return [style.bold(result.title), source && `— ${source}`, result.url && style.link(`<${result.url}>`)]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** An answer as a person reads it in a terminal: numbered quotes, each with its citation. */
+export function renderAnswer(answer: Answer, style: Style, closest: readonly Article[] = []): string {
+  if (answer.results.length === 0) {
+    const lines = [`No coverage found for “${answer.query.trim().slice(0, 200)}”.`];
+    if (closest.length > 0) {
+      lines.push('Closest articles in the corpus:');
+      for (const article of closest) lines.push(`  • ${article.title} ${style.dim(`(${article.id})`)}`);
+    }
+    return `${lines.join('\n')}\n`;
+  }
+  const blocks = answer.results.map((result, i) => {
+    const lines = [
+      `${style.bold(`${i + 1}.`)} “${markQuote(result, style.highlight)}”`,
+      `   ${citationLine(result, style)}`,
+      `   ${style.dim(`[${result.citation}] paragraph ${result.paragraph} · score ${result.score}`)}`,
+    ];
+    if (result.alsoReportedBy.length > 0) {
+      lines.push(`   ${style.dim(`Also reported in: ${result.alsoReportedBy.join(', ')}`)}`);
+    }
+    return lines.join('\n');
+  });
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** An answer in the CLI's JSON shape: unknown metadata as null, best result first. */
+export function answerToJson(answer: Answer): object {
+  return {
+    query: answer.query,
+    results: answer.results.map((result) => ({
+      citation: result.citation,
+      article: result.article,
+      paragraph: result.paragraph,
+      title: result.title,
+      publisher: result.publisher,
+      url: result.url,
+      published: result.published,
+      quote: result.quote,
+      passage: result.passage,
+      score: result.score,
+      alsoReportedBy: result.alsoReportedBy,
+    })),
+  };
+}
