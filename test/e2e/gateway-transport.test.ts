@@ -23,6 +23,19 @@ const echo = {
   execute: (_ctx, options) => ({ content: `you said ${options.text}` }),
 } satisfies Command<z.ZodObject<{ text: z.ZodString }>>;
 
+// Reports what the transport read about the member, to check the discord.js adapter.
+const whoami = {
+  data: new SlashCommandBuilder().setName('whoami').setDescription('Who am I'),
+  options: z.object({}),
+  execute: (_ctx, _options, interaction) => ({
+    content: JSON.stringify({
+      roles: interaction.memberRoleIds,
+      permissions: String(interaction.memberPermissions),
+      guild: interaction.guildId,
+    }),
+  }),
+} satisfies Command<z.ZodObject<Record<string, never>>>;
+
 describe('the gateway transport against the stand-in Discord', () => {
   let discord: StandInDiscord;
   let bot: GatewayBot;
@@ -35,7 +48,7 @@ describe('the gateway transport against the stand-in Discord', () => {
       logger: memoryLogger(),
       startedAt: new Date(),
       now: () => new Date(),
-      commands: new CommandRegistry([echo]),
+      commands: new CommandRegistry([echo, whoami]),
       rateLimiter: new RateLimiter({ limit: 5, windowMs: 30_000 }),
     };
     bot = await startGatewayBot({ token: discord.token, apiBase: discord.apiBase, ctx });
@@ -61,5 +74,24 @@ describe('the gateway transport against the stand-in Discord', () => {
     expect(final.type).toBe(4);
     expect(final.data.content).toBe('you said @everyone hi');
     expect(final.data.allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('reads member roles and permissions from a cached guild (GuildMember) and an uncached one (raw member)', async () => {
+    const sender = { userId: '800000000000000001', roles: [ids.moderatorRole], permissions: '1056' };
+    const cached = await discord.interact(chatInput('whoami', {}, sender)).final();
+    expect(JSON.parse(String(cached.data.content))).toEqual({
+      roles: [ids.moderatorRole],
+      permissions: '1056',
+      guild: ids.guild,
+    });
+
+    const elsewhere = chatInput('whoami', {}, sender);
+    elsewhere.guild_id = '299999999999999999';
+    const uncached = await discord.interact(elsewhere).final();
+    expect(JSON.parse(String(uncached.data.content))).toEqual({
+      roles: [ids.moderatorRole],
+      permissions: '1056',
+      guild: '299999999999999999',
+    });
   });
 });
