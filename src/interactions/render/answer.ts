@@ -103,14 +103,12 @@ function resultEmbed(result: AnswerResult, title: string, budget: number): APIEm
       : '';
   const cite = `\n${citationLine(result, result.citation, { title: false })}${also}`;
   const note = ` … *(cut; \`/cite ${result.citation}\` shows it all)*`;
-  const quote = fitText(
-    result.quote.replace(/\s+/g, ' ').trim(),
-    Math.max(40, Math.min(QUOTE_BUDGET, budget - cite.length - 2)),
-    {
-      render: (part) => highlight(part, result.highlights),
-      note: note.length < 200 ? note : ' …',
-    },
-  );
+  // One line, so the block quote holds all of it; highlight offsets follow the collapsed text.
+  const single = collapseWhitespace(result.quote, result.highlights);
+  const quote = fitText(single.text, Math.max(40, Math.min(QUOTE_BUDGET, budget - cite.length - 2)), {
+    render: (part) => highlight(part, single.highlights),
+    note: note.length < 200 ? note : ' …',
+  });
   const embed: APIEmbed = {
     color: ANSWER_COLOUR,
     title,
@@ -125,22 +123,54 @@ function resultEmbed(result: AnswerResult, title: string, budget: number): APIEm
  * quote may have been cut) and merged where they touch.
  */
 export function highlight(text: string, highlights: readonly Highlight[]): string {
-  const spans = highlights
+  const spans: Highlight[] = [];
+  for (const span of highlights
     .map(({ start, end }) => ({ start: Math.max(0, start), end: Math.min(text.length, end) }))
     .filter(({ start, end }) => end > start)
-    .sort((a, b) => a.start - b.start);
+    .sort((a, b) => a.start - b.start)) {
+    const last = spans.at(-1);
+    // Touching or overlapping spans become one, or the markers would run into each other (`****`).
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else spans.push({ ...span });
+  }
   let out = '';
   let at = 0;
   for (const span of spans) {
-    if (span.end <= at) continue;
-    const start = Math.max(span.start, at);
-    out += escapeText(text.slice(at, start));
-    const marked = text.slice(start, span.end);
+    out += escapeText(text.slice(at, span.start));
+    const marked = text.slice(span.start, span.end);
     // Bold needs no leading or trailing space inside the markers to render.
     out += marked.trim() === '' ? escapeText(marked) : boldTrimmed(marked);
     at = span.end;
   }
   return out + escapeText(text.slice(at));
+}
+
+/** Collapses whitespace runs to one space and trims, moving highlight offsets to match. */
+export function collapseWhitespace(
+  text: string,
+  highlights: readonly Highlight[],
+): { text: string; highlights: Highlight[] } {
+  // at[i] is where input character i lands in the output; at[text.length] is the output's length.
+  const at: number[] = [];
+  let out = '';
+  let pendingSpace = false;
+  for (const char of text) {
+    for (let unit = 0; unit < char.length; unit += 1)
+      at.push(out.length + (pendingSpace && !/\s/.test(char) ? 1 : 0));
+    if (/\s/.test(char)) {
+      pendingSpace = out.length > 0;
+      continue;
+    }
+    if (pendingSpace) out += ' ';
+    pendingSpace = false;
+    out += char;
+  }
+  at.push(out.length);
+  const clamp = (offset: number) => at[Math.min(Math.max(0, offset), text.length)]!;
+  return {
+    text: out,
+    highlights: highlights.map(({ start, end }) => ({ start: clamp(start), end: clamp(end) })),
+  };
 }
 
 function boldTrimmed(text: string): string {

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { collapseWhitespace, highlight, renderAnswer } from '../../../src/interactions/render/answer.ts';
+import type { AnswerResult } from '../../../src/search/answer.ts';
+
+const result = (overrides: Partial<AnswerResult> = {}): AnswerResult => ({
+  citation: 'mayor#2',
+  article: 'mayor',
+  paragraph: 2,
+  title: 'Mayor threatened',
+  publisher: 'BBC',
+  url: 'https://example.com/mayor',
+  published: '2015-08-01',
+  author: null,
+  language: null,
+  quote: 'The mayor of Teteghem was threatened.',
+  highlights: [{ start: 4, end: 9 }],
+  passage: 'The mayor of Teteghem was threatened.',
+  score: 1,
+  alsoReportedBy: [],
+  ...overrides,
+});
+
+describe('highlight', () => {
+  it('bolds the highlighted spans and escapes everything else', () => {
+    expect(highlight('a *b* mayor c', [{ start: 6, end: 11 }])).toBe('a \\*b\\* **mayor** c');
+  });
+
+  it('merges overlapping spans and ignores spans outside the text', () => {
+    expect(
+      highlight('mayor spoke', [
+        { start: 0, end: 3 },
+        { start: 2, end: 5 },
+        { start: 40, end: 50 },
+      ]),
+    ).toBe('**mayor** spoke');
+  });
+});
+
+describe('collapseWhitespace', () => {
+  it('keeps highlights on the same words when whitespace runs shrink', () => {
+    const collapsed = collapseWhitespace('  The\n\nmayor   spoke', [{ start: 7, end: 12 }]);
+    expect(collapsed.text).toBe('The mayor spoke');
+    expect(collapsed.text.slice(collapsed.highlights[0]!.start, collapsed.highlights[0]!.end)).toBe('mayor');
+  });
+});
+
+describe('renderAnswer', () => {
+  it('renders each passage as a quote with a citation line: publisher, date, link and citation id', () => {
+    const reply = renderAnswer(
+      { query: 'who?', results: [result({ alsoReportedBy: ['other#4'] })], hasMore: false },
+      { question: 'who?', limit: 3, offset: 0, source: null },
+    );
+    expect(reply.content).toBe('One passage answers your question:');
+    expect(reply.embeds?.[0]).toMatchObject({
+      title: '1. Mayor threatened',
+      url: 'https://example.com/mayor',
+      description:
+        '> The **mayor** of Teteghem was threatened.\n— BBC, 2015-08-01 · [link](<https://example.com/mayor>) · cite `mayor#2`\nAlso reported by: `other#4`',
+      footer: { text: 'Asked: who?\nResults 1–1' },
+    });
+    expect(reply.components).toEqual([
+      { type: 1, components: [{ type: 2, style: 2, label: 'Show context', custom_id: 'ask:ctx:mayor#2' }] },
+    ]);
+  });
+
+  it('gives no context button to a citation too long for a custom_id, and offers the next page', () => {
+    const long = `${'a'.repeat(95)}#1`;
+    const reply = renderAnswer(
+      { query: 'q', results: [result({ citation: long })], hasMore: true },
+      { question: 'q', limit: 1, offset: 4, source: null },
+    );
+    expect(reply.components).toEqual([
+      { type: 1, components: [{ type: 2, style: 1, label: 'More results', custom_id: 'ask:more:5:1' }] },
+    ]);
+  });
+});
