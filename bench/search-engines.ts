@@ -22,7 +22,7 @@ const usage = `Usage: npm run bench -- [options]
   --json                  print one JSON document on stdout (progress goes to stderr)
   --data DIR              the shared data folder (default: ../shared/data)
   --questions N           ask only N NewsQA questions, a fixed sample (quick runs; default: all)
-  --query-budget S        seconds of timed queries per engine and size before the rest are skipped (default: 45)
+  --query-budget S        seconds of timed queries per engine and size before the rest are skipped (default: 20)
   --timeout S             seconds one engine may take on one size before it is killed (default: 240)`;
 
 function positiveInteger(value: string | undefined, option: string): number | null {
@@ -41,7 +41,7 @@ function parseOptions() {
       json: { type: 'boolean', default: false },
       data: { type: 'string', default: resolve(projectRoot, '..', 'shared', 'data') },
       questions: { type: 'string' },
-      'query-budget': { type: 'string', default: '45' },
+      'query-budget': { type: 'string', default: '20' },
       timeout: { type: 'string', default: '240' },
       help: { type: 'boolean', default: false },
     },

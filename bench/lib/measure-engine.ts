@@ -11,6 +11,9 @@ import { seededShuffle } from './shuffle.ts';
 /** Fixes the order questions are asked in, the same for every engine and run. */
 const QUESTION_ORDER_SEED = 6;
 
+/** Warm-up stops after this long even if questions remain: a slow engine is warm long before. */
+const WARMUP_LIMIT_MS = 2000;
+
 /** Questions compared between the built and the reloaded index. */
 const LOAD_CHECK_QUESTIONS = 20;
 
@@ -62,7 +65,11 @@ export async function measureEngine(adapter: EngineAdapter, job: MeasurementJob)
   const buildMs = performance.now() - started;
   const after = settledMemory();
 
-  for (const question of questions.slice(0, job.warmupQuestions)) await index.search(question.question, 5);
+  const warmupEnds = performance.now() + WARMUP_LIMIT_MS;
+  for (const question of questions.slice(0, job.warmupQuestions)) {
+    if (performance.now() > warmupEnds) break;
+    await index.search(question.question, 5);
+  }
 
   const scorer = new RetrievalScorer();
   const latencies: number[] = [];
