@@ -36,22 +36,25 @@ const whoami = {
   }),
 } satisfies Command<z.ZodObject<Record<string, never>>>;
 
+function context(): DispatchContext {
+  return {
+    library: {} as LibraryView,
+    config: loadConfig({}),
+    logger: memoryLogger(),
+    startedAt: new Date(),
+    now: () => new Date(),
+    commands: new CommandRegistry([echo, whoami]),
+    rateLimiter: new RateLimiter({ limit: 5, windowMs: 30_000 }),
+  };
+}
+
 describe('the gateway transport against the stand-in Discord', () => {
   let discord: StandInDiscord;
   let bot: GatewayBot;
 
   beforeAll(async () => {
     discord = await StandInDiscord.start();
-    const ctx: DispatchContext = {
-      library: {} as LibraryView,
-      config: loadConfig({}),
-      logger: memoryLogger(),
-      startedAt: new Date(),
-      now: () => new Date(),
-      commands: new CommandRegistry([echo, whoami]),
-      rateLimiter: new RateLimiter({ limit: 5, windowMs: 30_000 }),
-    };
-    bot = await startGatewayBot({ token: discord.token, apiBase: discord.apiBase, ctx });
+    bot = await startGatewayBot({ token: discord.token, apiBase: discord.apiBase, ctx: context() });
   });
 
   afterAll(async () => {
@@ -74,6 +77,12 @@ describe('the gateway transport against the stand-in Discord', () => {
     expect(final.type).toBe(4);
     expect(final.data.content).toBe('you said @everyone hi');
     expect(final.data.allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('refuses to start with a token Discord rejects', async () => {
+    await expect(
+      startGatewayBot({ token: 'not-the-token', apiBase: discord.apiBase, ctx: context() }),
+    ).rejects.toThrow(/invalid token/i);
   });
 
   it('reads member roles and permissions from a cached guild (GuildMember) and an uncached one (raw member)', async () => {

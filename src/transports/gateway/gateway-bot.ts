@@ -65,8 +65,14 @@ export async function startGatewayBot(options: {
   );
 
   const ready = once(client, Events.ClientReady);
-  await client.login(options.token);
-  await ready;
+  try {
+    await client.login(options.token);
+    await ready;
+  } catch (error) {
+    // A rejected token or an unreachable gateway: leave no sockets or timers behind.
+    await client.destroy();
+    throw error;
+  }
   ctx.logger.info('connected to the gateway', { user: client.user?.tag, guilds: client.guilds.cache.size });
 
   return {

@@ -178,7 +178,17 @@ export class StandInDiscord {
   #onConnection(socket: WebSocket, request: IncomingMessage): void {
     this.#sockets.add(socket);
     this.#socket = socket;
-    this.gatewayQueries.push(new URL(request.url ?? '/', 'http://stand-in').searchParams.toString());
+    const query = new URL(request.url ?? '/', 'http://stand-in').searchParams;
+    this.gatewayQueries.push(query.toString());
+    // As Discord does: only API v10 (4012 otherwise), and this stand-in speaks only uncompressed JSON.
+    if (query.get('v') !== '10') {
+      socket.close(4012, 'Invalid API version.');
+      return;
+    }
+    if (query.get('encoding') !== 'json' || query.has('compress')) {
+      socket.close(4002, 'Stand-in speaks uncompressed JSON only.');
+      return;
+    }
     socket.on('close', () => {
       this.#sockets.delete(socket);
       if (this.#socket === socket) this.#socket = undefined;
