@@ -27,7 +27,7 @@ export function renderSources(
     const meta = [article.publisher ?? 'publisher unknown', article.published].filter(Boolean).join(', ');
     const tail = ` — ${escapeText(meta)} · ${paragraphs} paragraph${paragraphs === 1 ? '' : 's'} · ${code(article.id)}`;
     const title = fitText(article.title, Math.max(40, perLine - tail.length - 10), { render: escapeText });
-    return `${rank}. **${title}**${tail.length < perLine - 40 ? tail : ` · ${code(article.id).slice(0, 60)}`}`;
+    return `${rank}. **${title}**${tail.length < perLine - 40 ? tail : ` · ${code(fitText(article.id, 60))}`}`;
   });
   const heading = query
     ? `Sources matching “${fitText(query, 80, { render: escapeText })}”: ${articles.length} of ${totalInCorpus}`

@@ -63,6 +63,21 @@ describe('renderAnswer', () => {
     ]);
   });
 
+  it('cuts a long quote after a sentence, with a note saying where to read all of it', () => {
+    const sentence = (word: string) =>
+      `The ${word} committee met for a very long time to discuss ${'the harbour timetable and '.repeat(12)}fees.`;
+    const quote = [sentence('first'), sentence('second'), sentence('third')].join(' ');
+    const reply = renderAnswer(
+      { query: 'q', results: [result({ quote, highlights: [{ start: 4, end: 9 }] })], hasMore: false },
+      { question: 'q', limit: 1, offset: 0, source: null },
+    );
+    const description = reply.embeds?.[0]?.description ?? '';
+    expect(description).toMatch(
+      /^> The \*\*first\*\* committee .* fees\. The second committee .* fees\. … \*\(cut; `\/cite mayor#2` shows it all\)\*\n— BBC/,
+    );
+    expect(description).not.toContain('third');
+  });
+
   it('gives no context button to a citation too long for a custom_id, and offers the next page', () => {
     const long = `${'a'.repeat(95)}#1`;
     const reply = renderAnswer(
