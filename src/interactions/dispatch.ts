@@ -49,7 +49,7 @@ export async function dispatchInteraction(
   responder: Responder,
   ctx: DispatchContext,
 ): Promise<DispatchOutcome> {
-  const state = { acknowledged: false, deferred: false };
+  const state = { acknowledged: false, deferred: false, deferredPublicly: false };
   const name = nameOf(incoming, ctx);
   try {
     switch (incoming.kind) {
@@ -77,16 +77,35 @@ export async function dispatchInteraction(
       ctx.logger.info('refused', { ...describe(incoming), code: error.code, reason: error.message });
     else ctx.logger.error('interaction failed', { ...describe(incoming), error });
     const payload = finalizeReply(ephemeral({ content: expected ? error.message : APOLOGY }));
-    await attempt(ctx, () => (state.deferred ? responder.editReply(payload) : responder.reply(payload)));
+    await attempt(ctx, () => sendError(responder, state, payload));
     return expected ? { name, outcome: 'user-error', code: error.code } : { name, outcome: 'error' };
   }
+}
+
+/**
+ * An error reply is private. Before any acknowledgement that is a plain ephemeral reply; after a
+ * private deferral, an edit; after a public deferral, the "thinking…" message is replaced by a private
+ * follow-up when the transport can, else edited in place.
+ */
+async function sendError(
+  responder: Responder,
+  state: { deferred: boolean; deferredPublicly: boolean },
+  payload: ReplyPayload,
+): Promise<void> {
+  if (!state.deferred) return responder.reply(payload);
+  if (state.deferredPublicly && responder.followUp && responder.deleteReply) {
+    await responder.followUp(payload);
+    await responder.deleteReply();
+    return;
+  }
+  await responder.editReply(payload);
 }
 
 async function runCommand(
   incoming: ChatInputIncoming | MessageContextMenuIncoming,
   responder: Responder,
   ctx: DispatchContext,
-  state: { acknowledged: boolean; deferred: boolean },
+  state: { acknowledged: boolean; deferred: boolean; deferredPublicly: boolean },
 ): Promise<void> {
   const command = ctx.commands.command(incoming.commandName);
   if (!command)
@@ -104,6 +123,7 @@ async function runCommand(
   if (command.defer === 'always') {
     await responder.defer({ ephemeral: isPrivate });
     state.deferred = true;
+    state.deferredPublicly = !isPrivate;
     progress.deferred = true;
     const reply = await command.execute(ctx, options, incoming, progress.report);
     await progress.settled();
@@ -120,6 +140,7 @@ async function runCommand(
   }
   await responder.defer({ ephemeral: isPrivate });
   state.deferred = true;
+  state.deferredPublicly = !isPrivate;
   progress.deferred = true;
   const late = await work;
   await progress.settled();
@@ -170,7 +191,7 @@ async function runButton(
   incoming: ButtonIncoming,
   responder: Responder,
   ctx: DispatchContext,
-  state: { acknowledged: boolean; deferred: boolean },
+  state: { acknowledged: boolean; deferred: boolean; deferredPublicly: boolean },
 ): Promise<void> {
   const found = ctx.commands.button(incoming.customId);
   if (!found) throw new UserError('unknown-button', 'This button no longer works; run the command again.');

@@ -105,4 +105,11 @@ export interface Responder {
   update(payload: ReplyPayload): Promise<void>;
   /** Answer an autocomplete request (callback type 8). */
   autocomplete(choices: AutocompleteChoice[]): Promise<void>;
+  /**
+   * Optional: send another message (webhook POST). With `deleteReply`, lets an error that happens
+   * after a public deferral still be answered privately.
+   */
+  followUp?(payload: ReplyPayload): Promise<void>;
+  /** Optional: delete the deferred reply (webhook DELETE `@original`). */
+  deleteReply?(): Promise<void>;
 }

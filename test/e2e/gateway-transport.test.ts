@@ -1,9 +1,9 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config.ts';
 import type { Command } from '../../src/interactions/command.ts';
-import type { DispatchContext } from '../../src/interactions/dispatch.ts';
+import { APOLOGY, type DispatchContext } from '../../src/interactions/dispatch.ts';
 import type { LibraryView } from '../../src/interactions/library-view.ts';
 import { memoryLogger } from '../../src/interactions/logger.ts';
 import { RateLimiter } from '../../src/interactions/rate-limiter.ts';
@@ -36,6 +36,16 @@ const whoami = {
   }),
 } satisfies Command<z.ZodObject<Record<string, never>>>;
 
+// Fails after the dispatcher has deferred it publicly.
+const slowFailure = {
+  data: new SlashCommandBuilder().setName('slow-failure').setDescription('Fails slowly'),
+  options: z.object({}),
+  execute: async () => {
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    throw new Error('failed after deferring');
+  },
+} satisfies Command<z.ZodObject<Record<string, never>>>;
+
 function context(): DispatchContext {
   return {
     library: {} as LibraryView,
@@ -43,7 +53,8 @@ function context(): DispatchContext {
     logger: memoryLogger(),
     startedAt: new Date(),
     now: () => new Date(),
-    commands: new CommandRegistry([echo, whoami]),
+    commands: new CommandRegistry([echo, whoami, slowFailure]),
+    deferAfterMs: 20,
     rateLimiter: new RateLimiter({ limit: 5, windowMs: 30_000 }),
   };
 }
@@ -77,6 +88,25 @@ describe('the gateway transport against the stand-in Discord', () => {
     expect(final.type).toBe(4);
     expect(final.data.content).toBe('you said @everyone hi');
     expect(final.data.allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('answers a failure after a public deferral privately, removing the public "thinking" message', async () => {
+    const exchange = discord.interact(chatInput('slow-failure', {}, { userId: '800000000000000001' }));
+    await exchange.final({ timeoutMs: 1 }).catch(() => undefined);
+    await vi.waitFor(() => expect(exchange.followups).toHaveLength(1));
+    expect(exchange.callbacks).toEqual([{ type: 5, data: { flags: 0 } }]); // deferred publicly
+    expect(exchange.followups[0]).toMatchObject({
+      content: APOLOGY,
+      flags: 64,
+      allowed_mentions: { parse: [] },
+    });
+    await vi.waitFor(() =>
+      expect(
+        discord.requests.some(
+          (request) => request.method === 'DELETE' && request.route.endsWith('/messages/@original'),
+        ),
+      ).toBe(true),
+    );
   });
 
   it('refuses to start with a token Discord rejects', async () => {

@@ -73,6 +73,14 @@ const commands: AnyCommand[] = [
     },
   } satisfies Command<typeof Empty>,
   {
+    data: builder('slow-boom'),
+    options: Empty,
+    execute: async () => {
+      await sleep(60);
+      throw new Error('slow fire');
+    },
+  } satisfies Command<typeof Empty>,
+  {
     data: builder('late-boom'),
     options: Empty,
     defer: 'always',
@@ -189,6 +197,23 @@ describe('dispatchInteraction', () => {
     await dispatchInteraction(command('late-boom'), responder, ctx);
     expect(responder.calls.map(([name]) => name)).toEqual(['defer', 'editReply']);
     expect(content(responder.calls[1])).toBe(APOLOGY);
+  });
+
+  it('after a public deferral, replaces the "thinking" message with a private follow-up when it can', async () => {
+    const { ctx } = setup();
+    const responder = Object.assign(new Recorder(), {
+      async followUp(this: Recorder, payload: ReplyPayload) {
+        this.calls.push(['followUp', payload]);
+      },
+      async deleteReply(this: Recorder) {
+        this.calls.push(['deleteReply', {}]);
+      },
+    });
+    await dispatchInteraction(command('slow-boom'), responder, ctx);
+    expect(responder.calls.map(([name]) => name)).toEqual(['defer', 'followUp', 'deleteReply']);
+    expect(responder.calls[0]![1]).toEqual({ ephemeral: false });
+    expect(content(responder.calls[1])).toBe(APOLOGY);
+    expect(flags(responder.calls[1]) & 64).toBe(64);
   });
 
   it('shows a UserError message as it is, privately, and logs it as info', async () => {

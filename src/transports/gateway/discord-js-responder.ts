@@ -32,6 +32,17 @@ export class DiscordJsResponder implements Responder {
     await this.repliable().editReply(body(payload));
   }
 
+  async followUp(payload: ReplyPayload): Promise<void> {
+    await this.repliable().followUp({
+      ...body(payload),
+      flags: (payload.flags ?? 0) & MessageFlags.Ephemeral,
+    });
+  }
+
+  async deleteReply(): Promise<void> {
+    await this.repliable().deleteReply();
+  }
+
   async update(payload: ReplyPayload): Promise<void> {
     if (!this.interaction.isButton()) throw new Error('DiscordJsResponder: update() is only for buttons');
     await this.interaction.update(body(payload));
