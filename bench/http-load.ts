@@ -17,7 +17,7 @@ import { askBody, pingBody } from './http/interaction-bodies.ts';
 import type { ChildMessage, ParentMessage } from './http/ipc.ts';
 import { type LoadRunResult, runLoad, type Verdict } from './http/load-run.ts';
 import { SHARED_DATA } from './http/scale-corpus.ts';
-import { type PresignedRequest, presignStream, type SigningKeys } from './http/signed-requests.ts';
+import { type PresignedRequest, presignPool, type SigningKeys } from './http/signed-requests.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -63,27 +63,24 @@ const questions = readFileSync(join(SHARED_DATA, 'newsqa', 'questions.jsonl'), '
   .map((line) => (JSON.parse(line) as { question: string }).question);
 let serial = 0;
 const nextSerial = () => serial++;
-const streams = (seconds: number, rps: number, body: (n: number) => string): PresignedRequest[][] =>
-  Array.from({ length: connections }, () =>
-    presignStream(
-      keys,
-      { count: Math.ceil((seconds * rps) / connections), forgeEvery: FORGE_EVERY, timestamp, body },
-      nextSerial,
-    ),
-  );
+const pool = (seconds: number, rps: number, body: (n: number) => string): PresignedRequest[] =>
+  presignPool(keys, {
+    count: Math.ceil(seconds * rps),
+    forgeEvery: FORGE_EVERY,
+    timestamp,
+    body,
+    next: nextSerial,
+  });
 const signingStarted = performance.now();
 const ping = (n: number) => pingBody(n);
 const ask = (n: number) => askBody(n, questions[n % questions.length] ?? 'who?');
 const pools = {
-  bareWarmup: streams(warmup, MAX_RPS.bare, ping),
-  bare: streams(duration, MAX_RPS.bare, ping),
-  askWarmup: streams(warmup, MAX_RPS.ask, ask),
-  ask: streams(duration, MAX_RPS.ask, ask),
+  bareWarmup: pool(warmup, MAX_RPS.bare, ping),
+  bare: pool(duration, MAX_RPS.bare, ping),
+  askWarmup: pool(warmup, MAX_RPS.ask, ask),
+  ask: pool(duration, MAX_RPS.ask, ask),
 };
-const signed = Object.values(pools).reduce(
-  (sum, pool) => sum + pool.reduce((n, stream) => n + stream.length, 0),
-  0,
-);
+const signed = Object.values(pools).reduce((sum, requests) => sum + requests.length, 0);
 process.stderr.write(
   `bench:http: ${signed} requests pre-signed in ${((performance.now() - signingStarted) / 1000).toFixed(1)} s\n`,
 );
@@ -113,16 +110,16 @@ interface Measured extends LoadRunResult {
 async function measure(
   name: string,
   port: number,
-  warm: PresignedRequest[][],
-  timed: PresignedRequest[][],
+  warm: PresignedRequest[],
+  timed: PresignedRequest[],
   judge: (body: string) => Verdict,
 ): Promise<Measured> {
   const url = `http://127.0.0.1:${port}`;
   process.stderr.write(`bench:http: ${name}: warming up ${warmup} s, then measuring ${duration} s…\n`);
-  if (warmup > 0) await runLoad({ url, streams: warm, duration: warmup, judge });
+  if (warmup > 0) await runLoad({ url, pool: warm, connections, duration: warmup, judge });
   const serverBefore = await childCpu();
   const generatorBefore = process.cpuUsage();
-  const result = await runLoad({ url, streams: timed, duration, judge });
+  const result = await runLoad({ url, pool: timed, connections, duration, judge });
   const generator = process.cpuUsage(generatorBefore);
   const server = (await childCpu()) - serverBefore;
   return {

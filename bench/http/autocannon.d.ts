@@ -8,13 +8,10 @@ declare module 'autocannon' {
       path?: string;
       headers?: Record<string, string>;
       body?: string | Buffer;
+      /** Called before each send; returns the request to send. `context` belongs to the connection. */
+      setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
       /** Called with each response to this request, before the client sends its next one. */
       onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
-    }
-
-    interface Client extends EventEmitter {
-      /** Replaces the requests this connection cycles through (buffers are built once, here). */
-      setRequests(requests: Request[]): void;
     }
 
     interface Options {
@@ -26,7 +23,6 @@ declare module 'autocannon' {
       /** Seconds before a request counts as timed out. */
       timeout?: number;
       requests?: Request[];
-      setupClient?: (client: Client) => void;
     }
 
     interface Stats {

@@ -6,8 +6,9 @@ export type Verdict = 'ok' | 'deferred' | 'wrong';
 
 export interface LoadRunOptions {
   url: string;
-  /** One pre-signed stream per connection. */
-  streams: PresignedRequest[][];
+  /** Pre-signed requests, taken in order by all connections from one shared cursor. */
+  pool: PresignedRequest[];
+  connections: number;
   /** Seconds. */
   duration: number;
   /** Judges the 200 response to a genuine request. */
@@ -32,15 +33,15 @@ export interface LoadRunResult {
   forgeriesAccepted: number;
   /** Forged requests refused with something other than 401. */
   forgeriesOtherStatus: number;
-  /** Requests sent a second time because a connection ran out of its pre-signed stream. */
+  /** Requests sent a second time because the pool ran out (refused as replays, so counted as errors). */
   repeats: number;
   /** First few wrong answers, for the report. */
   samples: string[];
 }
 
 /**
- * Drives one endpoint with autocannon: each connection cycles through its own pre-signed stream, so
- * the generator only writes prepared bytes. Latency percentiles are computed over genuine requests
+ * Drives one endpoint with autocannon over a pool of pre-signed requests, so the generator only frames
+ * prepared bytes. Latency percentiles are computed over genuine requests
  * only (autocannon's own histogram mixes in the fast 401s).
  */
 export function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
@@ -63,49 +64,49 @@ export function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
   // autocannon calls a request's onResponse and then, synchronously, emits `response` with its latency.
   let lastWasGenuine = false;
 
-  const toRequests = (stream: PresignedRequest[]): autocannon.Request[] =>
-    stream.map((request) => {
-      let sent = 0;
-      return {
-        method: 'POST',
-        path: '/interactions',
-        headers: request.headers,
-        body: request.body,
-        onResponse: (status, body) => {
-          sent += 1;
-          if (sent > 1) result.repeats += 1;
-          lastWasGenuine = request.forgery === null;
-          if (request.forgery !== null) {
-            result.forgeriesSent += 1;
-            if (status >= 200 && status < 300) result.forgeriesAccepted += 1;
-            else if (status !== 401) result.forgeriesOtherStatus += 1;
-            return;
-          }
-          result.genuine += 1;
-          const verdict = status === 200 ? options.judge(body) : 'wrong';
-          if (verdict === 'ok') ok += 1;
-          else if (verdict === 'deferred') result.deferred += 1;
-          else {
-            result.errors += 1;
-            if (result.samples.length < 3) result.samples.push(`${status} ${body.slice(0, 200)}`);
-          }
-        },
-      };
-    });
+  const record = (request: PresignedRequest, status: number, body: string): void => {
+    lastWasGenuine = request.forgery === null;
+    if (request.forgery !== null) {
+      result.forgeriesSent += 1;
+      if (status >= 200 && status < 300) result.forgeriesAccepted += 1;
+      else if (status !== 401) result.forgeriesOtherStatus += 1;
+      return;
+    }
+    result.genuine += 1;
+    const verdict = status === 200 ? options.judge(body) : 'wrong';
+    if (verdict === 'ok') ok += 1;
+    else if (verdict === 'deferred') result.deferred += 1;
+    else {
+      result.errors += 1;
+      if (result.samples.length < 3) result.samples.push(`${status} ${body.slice(0, 200)}`);
+    }
+  };
 
-  let next = 0;
+  // One cursor for all connections: however unevenly the server serves them, no request goes twice
+  // until the whole pool has.
+  let cursor = 0;
+  const template: autocannon.Request = {
+    method: 'POST',
+    path: '/interactions',
+    setupRequest: (request, context) => {
+      const next = options.pool[cursor % options.pool.length]!;
+      if (cursor >= options.pool.length) result.repeats += 1;
+      cursor += 1;
+      context.current = next;
+      return { ...request, headers: next.headers, body: next.body };
+    },
+    onResponse: (status, body, context) => record(context.current as PresignedRequest, status, body),
+  };
+
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
         url: options.url,
-        connections: options.streams.length,
+        connections: options.connections,
         pipelining: 1,
         duration: options.duration,
         timeout: 10,
-        // Replaced per connection in setupClient; autocannon deep-copies this option for every client.
-        requests: [{ method: 'POST', path: '/interactions' }],
-        setupClient: (client) =>
-          client.setRequests(toRequests(options.streams[next++ % options.streams.length] ?? [])),
+        requests: [template],
       },
       (error, summary) => {
         if (error) {

@@ -25,55 +25,66 @@ export interface SigningKeys {
   impostor: KeyObject;
 }
 
-export interface StreamOptions {
-  /** Requests in the stream, forged ones included. */
+export interface PoolOptions {
+  /** Requests in the pool, forged ones included. */
   count: number;
   /**
-   * One request in `forgeEvery` is forged (kinds in turn), starting with the second of the stream so
-   * that even a short, slow run sends some; 0 for none.
+   * One request in `forgeEvery` is forged (kinds in turn), starting early so that even a short, slow
+   * run sends some; 0 for none.
    */
   forgeEvery: number;
   /** `X-Signature-Timestamp` of genuine requests: fresh when the run starts. */
   timestamp: string;
   /** Body of the n-th genuine request; each must be distinct, or the replay guard refuses repeats. */
   body: (n: number) => string;
+  /** Numbers the genuine requests, so bodies stay distinct across pools. */
+  next: () => number;
 }
+
+/**
+ * A replay repeats the genuine request this many places earlier in the pool: long since answered
+ * whatever connection sent it, so the replay always arrives second, as a replay would.
+ */
+const REPLAY_LAG = 64;
 
 let forged = 0;
 
-/**
- * One connection's request stream. A replay repeats the stream's previous genuine request, so it is
- * always sent after the original, as a replay would be.
- */
-export function presignStream(
-  keys: SigningKeys,
-  options: StreamOptions,
-  nextBody: () => number,
-): PresignedRequest[] {
-  const stream: PresignedRequest[] = [];
-  let previous: PresignedRequest | undefined;
+/** Requests to send in order, signed ahead of time; connections take them from one shared cursor. */
+export function presignPool(keys: SigningKeys, options: PoolOptions): PresignedRequest[] {
+  const pool: PresignedRequest[] = [];
+  const genuine: PresignedRequest[] = [];
   for (let i = 1; i <= options.count; i += 1) {
-    if (options.forgeEvery > 0 && i % options.forgeEvery === 2 % options.forgeEvery && previous) {
+    const original = genuine[genuine.length - REPLAY_LAG];
+    if (options.forgeEvery > 0 && i % options.forgeEvery === 2 % options.forgeEvery && genuine.length > 0) {
       const kind = FORGERIES[forged++ % FORGERIES.length]!;
-      stream.push(forge(kind, previous, keys, options));
+      // Until the pool is long enough to replay from, a replay's turn goes to a random signature.
+      pool.push(
+        forge(
+          kind === 'replay' && !original ? 'random-signature' : kind,
+          kind === 'replay' && original ? original : genuine.at(-1)!,
+          keys,
+          options,
+        ),
+      );
       continue;
     }
-    const body = Buffer.from(options.body(nextBody()));
-    previous = {
+    const body = Buffer.from(options.body(options.next()));
+    const request: PresignedRequest = {
       body,
       headers: headers(options.timestamp, sign(null, concat(options.timestamp, body), keys.discord)),
       forgery: null,
     };
-    stream.push(previous);
+    genuine.push(request);
+    pool.push(request);
   }
-  return stream;
+  return pool;
 }
 
 function forge(
   kind: Forgery,
   genuine: PresignedRequest,
   keys: SigningKeys,
-  options: StreamOptions,
+  options: PoolOptions,
 ): PresignedRequest {
   const timestamp = options.timestamp;
   switch (kind) {
