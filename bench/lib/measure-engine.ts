@@ -17,6 +17,8 @@ const WARMUP_LIMIT_MS = 2000;
 /** Questions compared between the built and the reloaded index. */
 const LOAD_CHECK_QUESTIONS = 20;
 
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
 function sameResults(a: readonly RetrievedPassage[], b: readonly RetrievedPassage[]): boolean {
   return (
     a.length === b.length &&
@@ -61,8 +63,10 @@ export async function measureEngine(adapter: EngineAdapter, job: MeasurementJob)
 
   const before = settledMemory();
   let started = performance.now();
+  const buildCpu = process.cpuUsage();
   const index = await adapter.build(corpus);
   const buildMs = performance.now() - started;
+  const buildCpuMs = cpuMs(process.cpuUsage(buildCpu));
   const after = settledMemory();
 
   const warmupEnds = performance.now() + WARMUP_LIMIT_MS;
@@ -75,6 +79,7 @@ export async function measureEngine(adapter: EngineAdapter, job: MeasurementJob)
   const latencies: number[] = [];
   const budgetMs = job.queryBudgetSeconds * 1000;
   let spentMs = 0;
+  const queryCpu = process.cpuUsage();
   for (const question of questions) {
     if (spentMs > budgetMs) break;
     started = performance.now();
@@ -86,6 +91,7 @@ export async function measureEngine(adapter: EngineAdapter, job: MeasurementJob)
     spentMs += elapsed;
     scorer.add(question, results);
   }
+  const queryCpuMs = cpuMs(process.cpuUsage(queryCpu));
 
   const persistence = await measurePersistence(adapter, index, corpus, questions);
   return {
@@ -93,11 +99,13 @@ export async function measureEngine(adapter: EngineAdapter, job: MeasurementJob)
     corpusName: job.corpusName,
     passages,
     buildMs,
+    buildCpuMs,
     indexHeapBytes: after.heapUsed - before.heapUsed,
     heapUsedBytes: after.heapUsed,
     rssBytes: after.rss,
     indexRssBytes: after.rss - before.rss,
     latency: summarizeLatencies(latencies),
+    cpuPerQueryMs: queryCpuMs / latencies.length,
     quality: scorer.scores(),
     questionsAvailable: questions.length,
     truncated: latencies.length < questions.length,

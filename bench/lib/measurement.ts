@@ -35,6 +35,11 @@ export interface EngineMeasurement {
   corpusName: string;
   passages: number;
   buildMs: number;
+  /**
+   * CPU time of the build (user + system, all threads). Other load on a shared machine inflates wall
+   * time but hardly CPU time, so growth across sizes is judged on this.
+   */
+  buildCpuMs: number;
   /** Heap in use after building and collecting garbage, minus the same before building (corpus loaded). */
   indexHeapBytes: number;
   heapUsedBytes: number;
@@ -42,6 +47,8 @@ export interface EngineMeasurement {
   /** RSS growth across the build. */
   indexRssBytes: number;
   latency: LatencySummary;
+  /** CPU time per timed query (user + system, all threads), for the same reason as `buildCpuMs`. */
+  cpuPerQueryMs: number;
   quality: RetrievalScores;
   questionsAvailable: number;
   /** True when the query budget ran out before every question was asked. */
