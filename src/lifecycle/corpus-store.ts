@@ -3,7 +3,13 @@ import path from 'node:path';
 import type { Article, Corpus } from '../corpus/article.ts';
 import { CorpusError, type CorpusProblem, parseArticleFile } from '../corpus/load-corpus.ts';
 import { HostileFileNameError, safeArticleName } from './article-file-name.ts';
-import { FileExistsError, isTemporaryName, removeFileDurably, writeFileAtomic } from './atomic-write.ts';
+import {
+  FileExistsError,
+  isErrnoException,
+  isTemporaryName,
+  removeFileDurably,
+  writeFileAtomic,
+} from './atomic-write.ts';
 
 /** The largest article file `/corpus add` accepts, in bytes. */
 export const MAX_ARTICLE_BYTES = 512 * 1024;
@@ -188,7 +194,18 @@ export class CorpusStore {
 
   /** Files in the folder that would load as article `id` (any article extension). */
   async #filesWithId(id: string): Promise<string[]> {
-    const names = await readdir(this.folder);
+    let names: string[];
+    try {
+      names = await readdir(this.folder);
+    } catch (error) {
+      if (isErrnoException(error) && error.code === 'ENOTDIR') {
+        throw new CorpusStoreError(
+          'not-a-folder',
+          'The corpus is a single .jsonl file (CORPUS_PATH); /corpus can only edit a folder of article files.',
+        );
+      }
+      throw error;
+    }
     return names.filter((name) => !isTemporaryName(name) && path.parse(name).name === id);
   }
 

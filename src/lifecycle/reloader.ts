@@ -86,9 +86,10 @@ export interface ReloaderOptions {
   /** Receives one entry per reload, refused ones included. Omit to not record (tests, benchmarks). */
   audit?: AuditLog;
   /**
-   * Articles indexed between two yields to the event loop. The engine's analysis costs about 2 ms per
-   * news article on this hardware, so 10 keeps each slice near 20 ms; larger builds a little faster.
-   * @default 10
+   * Articles indexed between two yields to the event loop. The engine's analysis costs 1 to 2 ms per
+   * news article on this hardware, and a long one costs tens: yielding after each keeps every slice
+   * short, and a yield costs microseconds.
+   * @default 1
    */
   sliceSize?: number;
   /** Reads and validates the corpus. @default loadCorpus */
@@ -176,7 +177,7 @@ export class Reloader {
       let after = before;
       if (corpus.version !== before.version) {
         after = await Engine.buildAsync(corpus, {
-          sliceSize: this.#options.sliceSize ?? 10,
+          sliceSize: this.#options.sliceSize ?? 1,
           onProgress: (done, total) => onProgress?.({ phase: 'indexing', done, total }),
         });
       }

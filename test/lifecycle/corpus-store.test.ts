@@ -93,6 +93,14 @@ describe('CorpusStore.prepare', () => {
     expect(await readdir(folder)).toHaveLength(3);
   });
 
+  it('explains that a corpus kept as one .jsonl file cannot be edited article by article', async () => {
+    const file = path.join(folder, '..', 'articles.jsonl');
+    await writeFile(file, `${JSON.stringify({ id: 'one', title: 'One', text: 'A paragraph.' })}\n`);
+    const jsonl = new CorpusStore({ folder: file });
+    const error = await refusal(jsonl.prepare('lighthouse.md', bytes(LIGHTHOUSE), corpus));
+    expect(error.code).toBe('not-a-folder');
+  });
+
   it('calls an upload with an existing id a replace, and refuses one that would shadow it under another extension', async () => {
     const replace = await store.prepare('teteghem-mayor-threatened-with-gun.md', bytes(LIGHTHOUSE), corpus);
     expect(replace.kind).toBe('replace');
