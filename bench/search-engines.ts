@@ -201,12 +201,14 @@ async function main(): Promise<void> {
         'engine',
         'passages',
         'build s',
-        'µs/psg',
+        'cpu s',
+        'cpu µs/psg',
         'heap MiB',
         'B/psg',
         'RSS MiB',
         'p50 ms',
         'p99 ms',
+        'cpu ms/q',
         'q/s',
         'hit@1',
         'hit@5',
@@ -220,9 +222,15 @@ async function main(): Promise<void> {
       2,
     ),
   );
+  out.push(
+    'build s = wall time; cpu s, cpu µs/psg = build CPU time (user + system, all threads), robust to other load;',
+  );
   out.push('heap = heap held by the index after GC (corpus excluded); RSS = whole process after indexing;');
   out.push(
-    'q/s = queries per second on one core, back to back; asked* = query budget ran out, quality covers only those asked.',
+    'p50/p99 = wall-clock latency per query; cpu ms/q = CPU time per query; q/s = queries per second on one core,',
+  );
+  out.push(
+    'back to back; asked* = the query budget ran out: latency and quality cover a fixed random sample of that size.',
   );
   out.push('');
   if (ratios.length > 0) {
