@@ -92,13 +92,16 @@ describe('HttpResponder', () => {
     expect(webhooks.calls.map((call) => `${call.method} ${call.path}`)).toEqual([`PATCH ${ORIGINAL}`]);
   });
 
-  it('after acknowledging publicly, sends a private answer privately: deletes the placeholder, follows up', async () => {
+  it('after acknowledging publicly, sends a private answer privately: deletes the placeholder, follows up, edits that', async () => {
     await responder.autoDefer('message');
     await responder.defer({ ephemeral: true });
     await responder.editReply({ content: 'only for you', flags: 64 });
+    await responder.editReply({ content: 'only for you, revised', flags: 64 });
     expect(webhooks.calls.map((call) => `${call.method} ${call.path}`)).toEqual([
       `DELETE ${ORIGINAL}`,
       `POST /api/v10/webhooks/${APP}/${TOKEN}`,
+      // The stand-in gives every follow-up the id 9999999999; later edits go to that message.
+      `PATCH /api/v10/webhooks/${APP}/${TOKEN}/messages/9999999999`,
     ]);
     expect(webhooks.calls[1]?.body).toEqual({
       content: 'only for you',

@@ -26,10 +26,13 @@ export interface HttpResponderOptions {
 export class HttpResponder implements Responder {
   readonly #options: HttpResponderOptions;
   #first: FirstResponse | undefined;
-  /** Ephemerality fixed by the deferred response, which a later edit cannot change. */
-  #deferredEphemeral = false;
   /** Set when `autoDefer` acknowledged for the caller: its later reply is an edit, not a follow-up. */
   #autoDeferred = false;
+  /**
+   * The message that `editReply` edits: the original response, or the follow-up that replaced it
+   * when an automatic public deferral was followed by a private answer.
+   */
+  #answerMessage = '@original';
   #sent: Promise<void> | undefined;
 
   constructor(options: HttpResponderOptions) {
@@ -60,7 +63,6 @@ export class HttpResponder implements Responder {
       if (this.#autoDeferred) return;
       throw new Error('Newsdesk: defer() after the interaction was already answered');
     }
-    this.#deferredEphemeral = options.ephemeral;
     return this.#respond('deferred', {
       type: InteractionResponseType.DeferredChannelMessageWithSource,
       data: options.ephemeral ? { flags: MessageFlags.Ephemeral } : {},
@@ -73,7 +75,7 @@ export class HttpResponder implements Responder {
     if (this.#autoDeferred) return this.#answerAutoDeferred(payload);
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
-    await webhook.editOriginal(applicationId, token, safe(payload));
+    await webhook.editMessage(applicationId, token, this.#answerMessage, safe(payload));
   }
 
   async update(payload: ReplyPayload): Promise<void> {
@@ -108,7 +110,6 @@ export class HttpResponder implements Responder {
       return this.#respond('deferred', { type: InteractionResponseType.DeferredMessageUpdate });
     }
     this.#autoDeferred = true;
-    this.#deferredEphemeral = false;
     return this.#respond('deferred', {
       type: InteractionResponseType.DeferredChannelMessageWithSource,
       data: {},
@@ -116,20 +117,23 @@ export class HttpResponder implements Responder {
   }
 
   /**
-   * The caller's first answer after `autoDefer` acknowledged for it: it replaces the "thinking…"
-   * message, unless its visibility differs, which an edit cannot change; then the public placeholder is
-   * removed and the answer sent as a follow-up with its own visibility.
+   * The caller's first answer after `autoDefer` acknowledged publicly for it: it replaces the
+   * "thinking…" message, unless it is private, which an edit cannot make it; then the placeholder is
+   * removed and the answer sent as a private follow-up, which later edits then target.
    */
   async #answerAutoDeferred(payload: ReplyPayload): Promise<void> {
     this.#autoDeferred = false;
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
-    if (isEphemeral(payload) === this.#deferredEphemeral) {
+    if (!isEphemeral(payload)) {
       await webhook.editOriginal(applicationId, token, safe(payload));
       return;
     }
     await webhook.deleteOriginal(applicationId, token);
-    await webhook.followUp(applicationId, token, safe(payload));
+    const sent = await webhook.followUp(applicationId, token, safe(payload));
+    if (typeof sent === 'object' && sent !== null && 'id' in sent && typeof sent.id === 'string') {
+      this.#answerMessage = sent.id;
+    }
   }
 
   #respond(first: FirstResponse, body: APIInteractionResponse): Promise<void> {

@@ -55,7 +55,16 @@ export class WebhookClient {
 
   /** `PATCH /webhooks/{application}/{token}/messages/@original`. */
   editOriginal(applicationId: string, token: string, message: object): Promise<unknown> {
-    return this.#send('PATCH', `${route(applicationId, token)}/messages/@original`, message);
+    return this.editMessage(applicationId, token, '@original', message);
+  }
+
+  /** `PATCH /webhooks/{application}/{token}/messages/{message}`: the original or a follow-up. */
+  editMessage(applicationId: string, token: string, messageId: string, message: object): Promise<unknown> {
+    return this.#send(
+      'PATCH',
+      `${route(applicationId, token)}/messages/${encodeURIComponent(messageId)}`,
+      message,
+    );
   }
 
   /** `DELETE /webhooks/{application}/{token}/messages/@original`. */
