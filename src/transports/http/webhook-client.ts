@@ -62,7 +62,7 @@ export class WebhookClient {
   editMessage(applicationId: string, token: string, messageId: string, message: object): Promise<unknown> {
     return this.#send(
       'PATCH',
-      `${route(applicationId, token)}/messages/${encodeURIComponent(messageId)}`,
+      `${route(applicationId, token)}/messages/${messageId === '@original' ? messageId : encodeURIComponent(messageId)}`,
       message,
     );
   }
