@@ -101,6 +101,8 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
       const headers = admitted.bodyUnread ? CLOSING_JSON_HEADERS : JSON_HEADERS;
       sendJson(response, admitted.status, { error: admitted.message }, headers);
       finish('none', admitted.outcome);
+      // Debug only: Discord's own probes send forged requests, and a flood must not flood the log too.
+      logger.debug('request refused', { status: admitted.status, reason: admitted.message });
       return;
     }
     const raw = parseInteraction(admitted.body);
