@@ -40,7 +40,7 @@ const engines: { name: string; build: () => BenchIndex | Promise<BenchIndex> }[]
     name: 'newsdesk',
     build: () => {
       const engine = Engine.build(corpus, { ranking });
-      return { search: (question, limit) => engine.answer(question, { limit }).results };
+      return { search: (question: string, limit: number) => engine.answer(question, { limit }).results };
     },
   },
   { name: 'minisearch-defaults', build: () => miniSearchDefaults.build(corpus) },

@@ -16,7 +16,12 @@ export function makeStyle(colour: boolean): Style {
     const same = (text: string) => text;
     return { bold: same, dim: same, highlight: same, link: same };
   }
-  return { bold: sgr(1, 22), dim: sgr(2, 22), highlight: (text) => sgr(1, 22)(sgr(33, 39)(text)), link: sgr(36, 39) };
+  return {
+    bold: sgr(1, 22),
+    dim: sgr(2, 22),
+    highlight: (text) => sgr(1, 22)(sgr(33, 39)(text)),
+    link: sgr(36, 39),
+  };
 }
 
 /** Colour when writing to a terminal, unless NO_COLOR asks otherwise; FORCE_COLOR turns it on. */
@@ -27,7 +32,10 @@ export function wantsColour(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv =
 }
 
 /** The quote with its matched words marked. */
-export function markQuote(result: Pick<AnswerResult, 'quote' | 'highlights'>, mark: (text: string) => string): string {
+export function markQuote(
+  result: Pick<AnswerResult, 'quote' | 'highlights'>,
+  mark: (text: string) => string,
+): string {
   let out = '';
   let at = 0;
   for (const { start, end } of result.highlights) {
@@ -38,7 +46,10 @@ export function markQuote(result: Pick<AnswerResult, 'quote' | 'highlights'>, ma
 }
 
 /** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed. */
-export function citationLine(result: Pick<AnswerResult, 'title' | 'publisher' | 'published' | 'url'>, style: Style): string {
+export function citationLine(
+  result: Pick<AnswerResult, 'title' | 'publisher' | 'published' | 'url'>,
+  style: Style,
+): string {
   const source = [result.publisher, result.published].filter((part) => part !== null).join(', ');
   return [style.bold(result.title), source && `— ${source}`, result.url && style.link(`<${result.url}>`)]
     .filter(Boolean)

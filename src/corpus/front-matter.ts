@@ -39,8 +39,13 @@ export function readFrontMatter(text: string): FrontMatter | undefined {
     }
     fields.push({ key: match[1]!, value: unquote(match[2]!.trim()), line: i + 1 });
   }
-  malformed.push({ line: lines.length, text: 'front matter is not closed by a `---` line' });
-  return { fields, malformed, body: '', bodyLine: lines.length + 1 };
+  // Without its closing fence nothing after the opening one can be told apart: report that alone.
+  return {
+    fields: [],
+    malformed: [{ line: 1, text: 'front matter opened here is not closed by a `---` line' }],
+    body: '',
+    bodyLine: lines.length + 1,
+  };
 }
 
 function unquote(value: string): string {

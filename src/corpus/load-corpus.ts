@@ -1,10 +1,13 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { Article, Corpus } from './article.ts';
-import { ARTICLE_EXTENSIONS, buildArticle, makeCorpus, parseArticleFile } from './parse-article.ts';
+import { ARTICLE_EXTENSIONS, buildArticle, makeCorpusAsync, parseArticleFile } from './parse-article.ts';
 import { CorpusError, type CorpusProblem } from './problems.ts';
 
-export { makeCorpus, parseArticleFile } from './parse-article.ts';
+export { makeCorpus, makeCorpusAsync, parseArticleFile } from './parse-article.ts';
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export { CorpusError, type CorpusProblem, formatProblem } from './problems.ts';
 
 /**
@@ -15,28 +18,39 @@ export { CorpusError, type CorpusProblem, formatProblem } from './problems.ts';
  */
 const JSONL_FIELDS = ['title', 'publisher', 'url', 'published', 'author', 'language'] as const;
 
-/** Decodes UTF-8 strictly, so that a file in another encoding is refused instead of quoted garbled. */
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Bytes decoded between two yields to the event loop: a 20 MB newswire dump must not stall the bot. */
+const DECODE_SLICE_BYTES = 1 << 20;
 
-function decode(file: string, bytes: Uint8Array): string {
+async function decode(file: string, bytes: Uint8Array): Promise<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const parts: string[] = [];
   try {
-    return utf8.decode(bytes);
+    for (let at = 0; at < bytes.length; at += DECODE_SLICE_BYTES) {
+      const end = Math.min(bytes.length, at + DECODE_SLICE_BYTES);
+      parts.push(decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length }));
+      if (end < bytes.length) await yieldToEventLoop();
+    }
+    parts.push(decoder.decode());
   } catch {
     throw new CorpusError([{ file, line: 1, message: 'file is not valid UTF-8 text' }]);
   }
+  return parts.join('');
 }
 
 /** Records parsed between two yields to the event loop, so a large import does not stall the bot. */
 const RECORDS_PER_SLICE = 500;
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Parses a JSON Lines file of `{id, title, text, ...}` records into articles, or lists every problem. */
 export async function parseJsonl(file: string, text: string): Promise<Article[]> {
   const articles: Article[] = [];
   const problems: CorpusProblem[] = [];
-  for (const [i, line] of text.split('\n').entries()) {
+  let lineStart = 0;
+  for (let i = 0; lineStart <= text.length; i++) {
     if (i % RECORDS_PER_SLICE === RECORDS_PER_SLICE - 1) await yieldToEventLoop();
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    const line = text.slice(lineStart, lineEnd);
+    lineStart = lineEnd + 1;
     if (line.trim() === '') continue;
     const lineNumber = i + 1;
     let record: unknown;
@@ -89,7 +103,8 @@ export async function parseJsonl(file: string, text: string): Promise<Article[]>
 }
 
 async function readSource(path: string, name: string): Promise<Article[]> {
-  const text = decode(name, await readFile(path));
+  // Strict UTF-8, so that a file in another encoding is refused instead of quoted garbled.
+  const text = await decode(name, await readFile(path));
   return extname(name).toLowerCase() === '.jsonl'
     ? await parseJsonl(name, text)
     : [parseArticleFile(name, text)];
@@ -150,5 +165,5 @@ export async function loadCorpus(path: string): Promise<Corpus> {
     }
   }
   if (problems.length > 0) throw new CorpusError(problems);
-  return makeCorpus(articles);
+  return makeCorpusAsync(articles);
 }

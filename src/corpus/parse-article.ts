@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import type { z } from 'zod';
 import type { Article, ArticleMeta, Corpus } from './article.ts';
@@ -106,6 +106,7 @@ export function parseArticleFile(fileName: string, text: string): Article {
       input[field.key] = field.value;
       keyLines.set(field.key, field.line);
     }
+    if (frontMatter.fields.length === 0 && problems.length > 0) throw new CorpusError(problems);
     try {
       const article = buildArticle(id, fileName, input, frontMatter.body, {
         file: fileName,
@@ -147,11 +148,23 @@ export function parseArticleFile(fileName: string, text: string): Article {
 /** Assembles validated articles into a corpus; the version is a hash of everything a reader sees. */
 export function makeCorpus(articles: Article[]): Corpus {
   const hash = createHash('sha256');
-  for (const article of articles) {
-    const { source: _source, passages, ...meta } = article;
-    hash.update(JSON.stringify(meta));
-    for (const passage of passages) hash.update(`\u0000${passage.id}\u0000${passage.text}`);
-    hash.update('\u0001');
+  for (const article of articles) hashArticle(hash, article);
+  return { articles, version: hash.digest('hex').slice(0, 12) };
+}
+
+/** `makeCorpus` yielding to the event loop every few hundred articles, for large corpora during a reload. */
+export async function makeCorpusAsync(articles: Article[]): Promise<Corpus> {
+  const hash = createHash('sha256');
+  for (const [i, article] of articles.entries()) {
+    hashArticle(hash, article);
+    if (i % 500 === 499) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return { articles, version: hash.digest('hex').slice(0, 12) };
+}
+
+function hashArticle(hash: Hash, article: Article): void {
+  const { source: _source, passages, ...meta } = article;
+  hash.update(JSON.stringify(meta));
+  for (const passage of passages) hash.update(`\u0000${passage.id}\u0000${passage.text}`);
+  hash.update('\u0001');
 }

@@ -42,7 +42,11 @@ const PATTERNS: Record<Exclude<AnswerType, 'other'>, RegExp> = {
  * not already say: for "who threatened the mayor?", a name other than the mayor's.
  * `isKnown` tells whether a mention is made only of words from the question.
  */
-export function mentionsAnswerType(text: string, type: AnswerType, isKnown: (mention: string) => boolean = () => false): boolean {
+export function mentionsAnswerType(
+  text: string,
+  type: AnswerType,
+  isKnown: (mention: string) => boolean = () => false,
+): boolean {
   if (type === 'other') return false;
   for (const match of text.matchAll(PATTERNS[type])) {
     if (!isKnown(match[0])) return true;

@@ -8,7 +8,8 @@ import type { Article, Corpus, Passage } from '../corpus/article.ts';
 import { analyze, fold, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
 import { answerTypeOf, mentionsAnswerType } from './answer-type.ts';
-import { proximity } from './proximity.ts';
+import { CorpusLookup, type Located } from './corpus-lookup.ts';
+import { termLayout } from './proximity.ts';
 import { pickQuote } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
 import { sameFact, termSet } from './same-fact.ts';
@@ -18,6 +19,7 @@ interface IndexedDoc {
   id: string;
   text: string;
   title: string;
+  context: string;
 }
 
 /**
@@ -42,7 +44,7 @@ const splitTerms = (text: string) => (text === '' ? [] : text.split(' '));
 // Both indexes receive terms the analyser has produced already (documents are analysed once, and the
 // terms counted for weighting on the way), so MiniSearch's own tokenizer and term processing only split.
 const INDEX_OPTIONS: Options<IndexedDoc> = {
-  fields: ['text', 'title'],
+  fields: ['text', 'title', 'context'],
   storeFields: [],
   tokenize: splitTerms,
   processTerm: (term) => term,
@@ -60,19 +62,19 @@ export interface SerializedEngine {
 
 export interface BuildOptions {
   /**
-   * Articles analysed and indexed between two yields to the event loop (`buildAsync` only).
-   * @default 200
+   * Milliseconds of work between two yields to the event loop (`buildAsync` only).
+   * @default 8
+   */
+  sliceMs?: number;
+  /**
+   * At most this many articles between two yields (`buildAsync` only), whatever the time.
+   * @default Infinity
    */
   sliceSize?: number;
   /** Called after each slice with articles done and the total. */
   onProgress?: (done: number, total: number) => void;
   /** Ranking weights; tests and the evaluation tune them. */
   ranking?: RankingWeights;
-}
-
-interface Located {
-  article: Article;
-  passage: Passage;
 }
 
 interface Candidate {
@@ -101,8 +103,8 @@ export class Engine {
   private readonly passageIndex: MiniSearch<IndexedDoc>;
   private readonly articleIndex: MiniSearch<IndexedDoc>;
   private readonly documentFrequency: Map<string, number>;
-  private readonly byCitation = new Map<string, Located>();
-  private readonly byArticleId = new Map<string, Article>();
+  private readonly byCitation: ReadonlyMap<string, Located>;
+  private readonly byArticleId: ReadonlyMap<string, Article>;
   private readonly ranking: RankingWeights;
 
   private constructor(
@@ -110,6 +112,7 @@ export class Engine {
     passageIndex: MiniSearch<IndexedDoc>,
     articleIndex: MiniSearch<IndexedDoc>,
     documentFrequency: Map<string, number>,
+    lookup: CorpusLookup,
     ranking: RankingWeights = RANKING,
   ) {
     this.corpus = corpus;
@@ -117,14 +120,10 @@ export class Engine {
     this.passageIndex = passageIndex;
     this.articleIndex = articleIndex;
     this.documentFrequency = documentFrequency;
+    this.byCitation = lookup.byCitation;
+    this.byArticleId = lookup.byArticleId;
+    this.passageCount = lookup.passageCount;
     this.ranking = ranking;
-    let passages = 0;
-    for (const article of corpus.articles) {
-      this.byArticleId.set(article.id, article);
-      for (const passage of article.passages) this.byCitation.set(passage.id, { article, passage });
-      passages += article.passages.length;
-    }
-    this.passageCount = passages;
   }
 
   /** Builds an engine in one go, blocking until done. */
@@ -134,14 +133,24 @@ export class Engine {
     return Engine.fromBuilder(corpus, builder, options);
   }
 
-  /** Builds an engine in slices, yielding to the event loop between them so the process stays responsive. */
+  /**
+   * Builds an engine in slices of about `sliceMs` of work, yielding to the event loop between them so
+   * heartbeats and other users' questions are served during a reload.
+   */
   static async buildAsync(corpus: Corpus, options: BuildOptions = {}): Promise<Engine> {
-    const sliceSize = options.sliceSize ?? 200;
+    const sliceMs = options.sliceMs ?? 8;
+    const sliceSize = options.sliceSize ?? Number.POSITIVE_INFINITY;
     const builder = new IndexBuilder();
     const total = corpus.articles.length;
-    for (let done = 0; done < total; ) {
-      const end = Math.min(total, done + sliceSize);
-      for (; done < end; done++) builder.add(corpus.articles[done]!);
+    let done = 0;
+    while (done < total) {
+      const sliceStart = performance.now();
+      let inSlice = 0;
+      while (done < total && inSlice < sliceSize && performance.now() - sliceStart < sliceMs) {
+        builder.add(corpus.articles[done]!);
+        done++;
+        inSlice++;
+      }
       options.onProgress?.(done, total);
       await yieldToEventLoop();
     }
@@ -154,22 +163,45 @@ export class Engine {
       builder.passageIndex,
       builder.articleIndex,
       builder.documentFrequency,
+      builder.lookup,
       options.ranking,
     );
   }
 
   /** Restores an engine from `toJSON()` output made for the same corpus. Throws if they do not match. */
   static fromJSON(corpus: Corpus, json: SerializedEngine, options: BuildOptions = {}): Engine {
-    if (json.analysisVersion !== ANALYSIS_VERSION || json.corpusVersion !== corpus.version) {
-      throw new Error('Engine: the persisted index was built for another corpus or analysis version');
-    }
+    Engine.checkSerialized(corpus, json);
     return new Engine(
       corpus,
       MiniSearch.loadJS(json.passages, INDEX_OPTIONS),
       MiniSearch.loadJS(json.articles, INDEX_OPTIONS),
       new Map(json.documentFrequency),
+      CorpusLookup.of(corpus),
       options.ranking,
     );
+  }
+
+  /** `fromJSON` in slices, yielding to the event loop, for a start that must keep a gateway alive. */
+  static async fromJSONAsync(
+    corpus: Corpus,
+    json: SerializedEngine,
+    options: BuildOptions = {},
+  ): Promise<Engine> {
+    Engine.checkSerialized(corpus, json);
+    const passages = await MiniSearch.loadJSAsync(json.passages, INDEX_OPTIONS);
+    const articles = await MiniSearch.loadJSAsync(json.articles, INDEX_OPTIONS);
+    const lookup = new CorpusLookup();
+    for (const [i, article] of corpus.articles.entries()) {
+      lookup.add(article);
+      if (i % 2000 === 1999) await yieldToEventLoop();
+    }
+    return new Engine(corpus, passages, articles, new Map(json.documentFrequency), lookup, options.ranking);
+  }
+
+  private static checkSerialized(corpus: Corpus, json: SerializedEngine): void {
+    if (json.analysisVersion !== ANALYSIS_VERSION || json.corpusVersion !== corpus.version) {
+      throw new Error('Engine: the persisted index was built for another corpus or analysis version');
+    }
   }
 
   toJSON(): SerializedEngine {
@@ -226,7 +258,7 @@ export class Engine {
       combineWith: 'OR',
       fuzzy: this.fuzzy,
       weights: { fuzzy: this.ranking.fuzzyWeight, prefix: 0 },
-      boost: { title: this.ranking.titleBoost },
+      boost: { title: this.ranking.titleBoost, context: this.ranking.contextBoost },
       tokenize: splitTerms,
       processTerm: (term) => term,
       ...(prefix === undefined
@@ -356,11 +388,17 @@ export class Engine {
       // "How many people live in Dunkirk?" is not answered by a passage about Dunkirk without a number.
       if (!holdsAnswerType && (type === 'quantity' || type === 'time') && w.requireQuantityAndTime) continue;
       const articleShare = (articleHit?.score ?? 0) / topArticleScore;
+      const layout = termLayout(
+        located.passage.text,
+        new Map(hit.terms.map((term) => [term, this.weight(term)])),
+        totalWeight,
+      );
       const score =
         hit.score / topPassageScore +
         w.article * articleShare +
         w.coverage * passageCoverage +
-        w.proximity * proximity(located.passage.text, new Set(hit.terms)) +
+        w.proximity * layout.proximity +
+        w.window * layout.densestWindow +
         (w.lead * articleShare ** w.leadArticlePower) / (1 + located.passage.index) +
         (holdsAnswerType ? w.answerType : 0);
       candidates.push({ hit, located, score, coverage: passageCoverage });
@@ -378,7 +416,7 @@ export class Engine {
       .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
   }
 
-  /** Articles for autocomplete: id or headline containing the text, headline-start matches first. */
+  /** Articles for autocomplete: id, headline or publisher containing the text; headline starts first. */
   suggestArticles(text: string, limit = 25): Article[] {
     const needle = fold(text.trim());
     const scored: { article: Article; rank: number }[] = [];
@@ -386,13 +424,11 @@ export class Engine {
       const title = fold(article.title);
       const id = article.id.toLowerCase();
       const rank =
-        needle === ''
-          ? 2
-          : title.startsWith(needle) || id.startsWith(needle)
-            ? 0
-            : title.includes(needle) || id.includes(needle)
-              ? 1
-              : -1;
+        needle === '' || title.startsWith(needle) || id.startsWith(needle)
+          ? 0
+          : title.includes(needle) || id.includes(needle) || fold(article.publisher ?? '').includes(needle)
+            ? 1
+            : -1;
       if (rank >= 0) scored.push({ article, rank });
       if (needle === '' && scored.length >= limit) break;
     }
@@ -432,19 +468,21 @@ class IndexBuilder {
   readonly passageIndex = new MiniSearch<IndexedDoc>(INDEX_OPTIONS);
   readonly articleIndex = new MiniSearch<IndexedDoc>(INDEX_OPTIONS);
   readonly documentFrequency = new Map<string, number>();
+  readonly lookup = new CorpusLookup();
 
   add(article: Article): void {
+    this.lookup.add(article);
     const title = joinTerms(article.title);
-    const articleText: string[] = [];
-    for (const passage of article.passages) {
-      const text = joinTerms(passage.text);
-      articleText.push(text);
+    const articleText = article.passages.map((passage) => joinTerms(passage.text));
+    for (const [i, passage] of article.passages.entries()) {
+      const text = articleText[i]!;
       for (const term of new Set(splitTerms(text))) {
         this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
-      this.passageIndex.add({ id: passage.id, text, title });
+      const context = `${articleText[i - 1] ?? ''} ${articleText[i + 1] ?? ''}`.trim();
+      this.passageIndex.add({ id: passage.id, text, title, context });
     }
-    this.articleIndex.add({ id: article.id, text: articleText.join(' '), title });
+    this.articleIndex.add({ id: article.id, text: articleText.join(' '), title, context: '' });
   }
 }
 

@@ -1,15 +1,35 @@
 import { tokenize } from './analyze.ts';
 
-/**
- * How close together the matched terms stand in a passage, from 0 (one term, or far apart) to 1 (all
- * adjacent): the distinct terms found, less one, over the width of the narrowest window holding them all.
- */
-export function proximity(text: string, matched: ReadonlySet<string>): number {
-  if (matched.size < 2) return 0;
-  const tokens = tokenize(text).filter((token) => matched.has(token.term));
+/** Words in the window that `densestWindow` slides over a passage: about one sentence. */
+const WINDOW_WORDS = 20;
+
+export interface TermLayout {
+  /**
+   * How close together the matched terms stand, from 0 (one term, or far apart) to 1 (all adjacent): the
+   * distinct terms found, less one, over the width of the narrowest window holding them all.
+   */
+  proximity: number;
+  /** The most question-term weight any window of about a sentence holds, over the question's total. */
+  densestWindow: number;
+}
+
+/** Where in a passage the matched terms stand. `weights` maps each matched indexed term to its weight. */
+export function termLayout(
+  text: string,
+  weights: ReadonlyMap<string, number>,
+  totalWeight: number,
+): TermLayout {
+  const tokens = tokenize(text).filter((token) => weights.has(token.term));
   const distinct = new Set(tokens.map((token) => token.term)).size;
-  if (distinct < 2) return 0;
-  // Narrowest window holding every distinct matched term: two pointers over the matched tokens.
+  return {
+    proximity: distinct < 2 ? 0 : (distinct - 1) / Math.max(narrowestCover(tokens, distinct), distinct - 1),
+    densestWindow: totalWeight > 0 ? densest(tokens, weights) / totalWeight : 0,
+  };
+}
+
+type Positioned = { term: string; position: number };
+
+function narrowestCover(tokens: readonly Positioned[], distinct: number): number {
   const counts = new Map<string, number>();
   let inWindow = 0;
   let best = Number.POSITIVE_INFINITY;
@@ -27,5 +47,26 @@ export function proximity(text: string, matched: ReadonlySet<string>): number {
       left++;
     }
   }
-  return (distinct - 1) / Math.max(best, distinct - 1);
+  return best;
+}
+
+function densest(tokens: readonly Positioned[], weights: ReadonlyMap<string, number>): number {
+  const counts = new Map<string, number>();
+  let sum = 0;
+  let best = 0;
+  let left = 0;
+  for (const token of tokens) {
+    const count = counts.get(token.term) ?? 0;
+    if (count === 0) sum += weights.get(token.term) ?? 0;
+    counts.set(token.term, count + 1);
+    while (token.position - tokens[left]!.position >= WINDOW_WORDS) {
+      const first = tokens[left]!;
+      const leftCount = counts.get(first.term)! - 1;
+      counts.set(first.term, leftCount);
+      if (leftCount === 0) sum -= weights.get(first.term) ?? 0;
+      left++;
+    }
+    best = Math.max(best, sum);
+  }
+  return best;
 }

@@ -9,6 +9,8 @@ export interface RankingWeights {
   coverage: number;
   /** Weight of the matched terms standing close together. */
   proximity: number;
+  /** Weight of the most question-term weight one sentence-sized window of the passage holds. */
+  window: number;
   /** Bonus when the passage holds the kind of fact asked for (a name for "who", a number for "how much"). */
   answerType: number;
   /**
@@ -24,6 +26,8 @@ export interface RankingWeights {
   articleBm25: { k: number; b: number; d: number };
   /** Boost of question terms written as proper names (capitalised, not the first word). */
   nameBoost: number;
+  /** MiniSearch boost of the neighbouring passages' text against the passage's own (1). */
+  contextBoost: number;
   /** MiniSearch boost of the headline field against the passage text (1). */
   titleBoost: number;
   /** MiniSearch weight of a fuzzy match against an exact one (1). */
@@ -46,13 +50,15 @@ export const RANKING: RankingWeights = {
   article: 1,
   coverage: 0.3,
   proximity: 0.2,
-  answerType: 0.3,
-  lead: 0.6,
+  window: 0.3,
+  answerType: 0.5,
+  lead: 0.8,
   leadArticlePower: 1,
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
   articleBm25: { k: 1.2, b: 0.7, d: 0.5 },
   nameBoost: 1.5,
   titleBoost: 0.25,
+  contextBoost: 0.1,
   fuzzyWeight: 0.6,
   fuzzyCoverage: 0.75,
   minPassageCoverage: 0.25,

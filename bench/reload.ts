@@ -1,0 +1,199 @@
+// `npm run bench:reload`: what a reload costs the bot while it serves, on NewsQA + Reuters + BBC
+// (../shared/data, about 24,000 articles): the longest event-loop stall during a reload (target under
+// 50 ms), the reload time, and a start from the persisted index as a ratio of a fresh build (target
+// under 0.25). Every figure is measured in this run; ratios compare runs on the same machine.
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCorpus, makeCorpus } from '../src/corpus/load-corpus.ts';
+import { Library } from '../src/library.ts';
+import { AuditLog } from '../src/lifecycle/audit-log.ts';
+import { startEngine } from '../src/lifecycle/fast-start.ts';
+import { IndexCache } from '../src/lifecycle/index-cache.ts';
+import type { ReloadProgress } from '../src/lifecycle/reloader.ts';
+
+const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url));
+const SOURCES = ['newsqa/articles.jsonl', 'reuters/reuters21578.jsonl', 'bbc/bbc.jsonl'];
+const STALL_TARGET_MS = 50;
+const COLD_START_TARGET = 0.25;
+/** Questions asked back to back during the reload, as users of a busy bot would. */
+const QUESTIONS = [
+  'who threatened the mayor?',
+  'what did the central bank say about interest rates?',
+  'how much did Time Warner earn?',
+  'when did the strike end?',
+];
+
+/** Gaps between timer ticks longer than this are kept, with the phase they ended in. */
+const STALL_RECORD_MS = 20;
+
+/**
+ * Measures how long the event loop was blocked: a 1 ms timer that records every gap between its
+ * ticks. A gap of N ms means nothing else (a heartbeat, a question) could run for N ms. On a shared,
+ * loaded machine a gap can also mean the process was not scheduled at all, so each gap is paired with
+ * the CPU time the process used meanwhile: `busy` = min(gap, CPU time) is the part this process spent
+ * computing, i.e. its own blocking (process-wide CPU, so it over- rather than under-counts).
+ */
+function stallProbe(phase: () => string) {
+  const stalls: { ms: number; busy: number; phase: string }[] = [];
+  let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  let max = 0;
+  let maxBusy = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const cpu = process.cpuUsage(lastCpu);
+    const gap = now - last - 1;
+    const busy = Math.min(gap, (cpu.user + cpu.system) / 1000);
+    last = now;
+    lastCpu = process.cpuUsage();
+    max = Math.max(max, gap);
+    maxBusy = Math.max(maxBusy, busy);
+    if (gap > STALL_RECORD_MS) stalls.push({ ms: gap, busy, phase: phase() });
+  }, 1);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return { max, maxBusy, stalls };
+    },
+  };
+}
+
+function fmt(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`;
+}
+
+/** Questions arrive this often during the flooded reload (a busy guild, answered one at a time). */
+const QUESTION_EVERY_MS = 5;
+
+/** Adds one article to the folder and reloads, probing the event loop; optionally answering questions meanwhile. */
+async function timedReload(library: Library, folder: string, fileName: string, withQuestions: boolean) {
+  await writeFile(
+    path.join(folder, fileName),
+    `---\ntitle: Benchmark article ${fileName}\n---\n\nA paragraph added so that the reload has something to index.\n`,
+  );
+  let phase = 'reading';
+  const probe = stallProbe(() => phase);
+  let answered = 0;
+  let failed = 0;
+  const asking = withQuestions
+    ? setInterval(() => {
+        try {
+          library.engine.answer(QUESTIONS[answered % QUESTIONS.length]!);
+          answered++;
+        } catch {
+          failed++;
+        }
+      }, QUESTION_EVERY_MS)
+    : undefined;
+  const started = performance.now();
+  const outcome = await library.reload({
+    trigger: 'command',
+    onProgress: (progress: ReloadProgress) => {
+      phase = progress.phase;
+    },
+  });
+  const reloadMs = performance.now() - started;
+  clearInterval(asking);
+  const { max, maxBusy, stalls } = probe.stop();
+  if (outcome.status !== 'reloaded') throw new Error(`reload ${outcome.status}`);
+  return { outcome, reloadMs, max, maxBusy, stalls, answered, failed };
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(path.join(tmpdir(), 'newsdesk-bench-reload-'));
+  const folder = path.join(root, 'corpus');
+  const cache = new IndexCache({ dir: path.join(root, 'cache') });
+  try {
+    // The corpus folder holds the three JSON Lines files (linked, not copied) and, later, one new article.
+    await import('node:fs/promises').then(({ mkdir }) => mkdir(folder));
+    // Numbered names: the folder loads in name order, which must be the merge order below.
+    for (const [i, source] of SOURCES.entries()) {
+      await symlink(path.join(DATA, source), path.join(folder, `${i + 1}-${path.basename(source)}`));
+    }
+
+    // The brief's corpus: each file loaded with loadCorpus, merged with makeCorpus.
+    const parts = await Promise.all(SOURCES.map((source) => loadCorpus(path.join(DATA, source))));
+    const merged = makeCorpus(parts.flatMap((part) => part.articles));
+    const passages = merged.articles.reduce((sum, article) => sum + article.passages.length, 0);
+    process.stdout.write(
+      `corpus: ${merged.articles.length} articles, ${passages} passages (version ${merged.version})\n`,
+    );
+
+    // 1. A fresh start: read the folder, build, persist (what the first start of the bot does).
+    let t = performance.now();
+    const fresh = await startEngine({ corpusPath: folder, cache: new IndexCache({ dir: '' }) });
+    const freshMs = performance.now() - t;
+    if (fresh.engine.version !== merged.version)
+      throw new Error('the folder did not load as the merged corpus');
+    t = performance.now();
+    await cache.save(fresh.engine);
+    const saveMs = performance.now() - t;
+
+    // 2. A start from the persisted index.
+    t = performance.now();
+    const warm = await startEngine({ corpusPath: folder, cache });
+    const warmMs = performance.now() - t;
+    if (warm.from !== 'cache') throw new Error(`expected a cache hit, got ${JSON.stringify(warm.lookup)}`);
+    t = performance.now();
+    await loadCorpus(folder);
+    const readMs = performance.now() - t;
+
+    // 3. A reload while questions are being answered, with one new article in the folder.
+    const library = new Library(warm.engine, {
+      corpusPath: folder,
+      lifecycle: { audit: new AuditLog({ writeLine: () => undefined }) },
+    });
+    // 3a. A reload with nothing else running: every stall the probe sees is the reload's own.
+    const stall = await timedReload(library, folder, 'bench-added-1.md', false);
+    // 3b. A reload while questions arrive every few milliseconds: none may fail.
+    const flood = await timedReload(library, folder, 'bench-added-2.md', true);
+    const { max, maxBusy, stalls } = stall;
+    const reloadMs = stall.reloadMs;
+    const outcome = stall.outcome;
+    const { answered, failed } = flood;
+
+    const byPhase = new Map<string, { count: number; max: number; maxBusy: number }>();
+    for (const stall of stalls) {
+      const entry = byPhase.get(stall.phase) ?? { count: 0, max: 0, maxBusy: 0 };
+      entry.count++;
+      entry.max = Math.max(entry.max, stall.ms);
+      entry.maxBusy = Math.max(entry.maxBusy, stall.busy);
+      byPhase.set(stall.phase, entry);
+    }
+
+    const ratio = warmMs / freshMs;
+    const lines = [
+      '',
+      '| measure | value | target |',
+      '|---|---|---|',
+      `| reload (read + validate + index + swap) | ${fmt(reloadMs)} | |`,
+      `| longest event-loop stall during the reload, CPU-busy part (the reload's own blocking) | ${fmt(maxBusy)} | < ${STALL_TARGET_MS} ms: ${maxBusy < STALL_TARGET_MS ? 'PASS' : 'FAIL'} |`,
+      `| longest event-loop stall during the reload, wall clock (includes time not scheduled) | ${fmt(max)} | (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores) |`,
+      `| stalls over ${STALL_RECORD_MS} ms during the reload | ${stalls.length} | |`,
+      `| questions answered during a second reload (one every ${QUESTION_EVERY_MS} ms) / failed | ${answered} / ${failed} | 0 failed |`,
+      `| that second reload, with questions | ${fmt(flood.reloadMs)} | |`,
+      `| fresh start (read + build) | ${fmt(freshMs)} | |`,
+      `| start from the persisted index (read + restore) | ${fmt(warmMs)} | |`,
+      `| ... of which reading the corpus | ${fmt(readMs)} | |`,
+      `| start from persisted index / fresh start | ${ratio.toFixed(3)} | < ${COLD_START_TARGET}: ${ratio < COLD_START_TARGET ? 'PASS' : 'FAIL'} |`,
+      `| persisting the index (main thread; after a reload it runs in a worker) | ${fmt(saveMs)} | |`,
+      '',
+      'stalls over 20 ms by reload phase: ' +
+        ([...byPhase].map(([name, entry]) => `${name}: ${entry.count} (max ${fmt(entry.max)})`).join('; ') ||
+          'none'),
+      `report: ${outcome.report.added.length} added, ${outcome.report.passagesBefore} → ${outcome.report.passagesAfter} passages`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench:reload: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,151 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CorpusError, loadCorpus, parseArticleFile } from '../../src/corpus/load-corpus.ts';
+
+const BUNDLED = new URL('../../corpus/', import.meta.url).pathname;
+
+async function folderWith(files: Record<string, string | Uint8Array>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'newsdesk-corpus-'));
+  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+  return dir;
+}
+
+async function problemsOf(path: string): Promise<string[]> {
+  try {
+    await loadCorpus(path);
+  } catch (error) {
+    if (error instanceof CorpusError) return error.message.split('\n').slice(1);
+    throw error;
+  }
+  throw new Error('the corpus was accepted');
+}
+
+const ok = '---\ntitle: A fine article\n---\nIt has one paragraph.\n';
+
+describe('loadCorpus', () => {
+  it('loads the bundled seed articles with only the metadata their text supports', async () => {
+    const corpus = await loadCorpus(BUNDLED);
+    expect(corpus.articles.map((a) => [a.id, a.publisher, a.url, a.published])).toEqual([
+      ['calais-mayor-renews-border-threat', null, null, null],
+      ['calais-mayor-threatens-to-open-borders', 'The Telegraph', null, null],
+      ['teteghem-mayor-threatened-with-gun', null, null, null],
+    ]);
+    expect(corpus.version).toMatch(/^[0-9a-f]{12}$/);
+  });
+
+  it('gives equal corpora equal versions and changed ones new versions', async () => {
+    const a = await loadCorpus(await folderWith({ 'a.md': ok }));
+    const b = await loadCorpus(await folderWith({ 'a.md': ok }));
+    const c = await loadCorpus(await folderWith({ 'a.md': ok.replace('one paragraph', 'a paragraph') }));
+    expect(a.version).toBe(b.version);
+    expect(c.version).not.toBe(a.version);
+  });
+
+  it('refuses the whole corpus listing every problem as file:line', async () => {
+    const dir = await folderWith({
+      'good.md': ok,
+      'no-title.md': '---\npublisher: Somebody\n---\nText.\n',
+      'bad-fields.md': '---\ntitle: Fine\nurl: not a url\npublished: 2015-13-45\ntitel: typo\n---\nText.\n',
+      'unclosed.md': '---\ntitle: Never closed\nText.\n',
+      'empty.txt': '',
+      'latin1.txt': new Uint8Array([0x54, 0xe9, 0x74, 0x65, 0x67, 0x68, 0x65, 0x6d, 0x0a, 0x41, 0x2e]),
+      'records.jsonl':
+        '{"id": "r1", "title": "Ok", "text": "Fine."}\nnot json\n{"id": "r1", "title": "Twice", "text": "Again."}\n',
+    });
+    const problems = await problemsOf(dir);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        `${join(dir, 'no-title.md')}:1: title is required`,
+        `${join(dir, 'bad-fields.md')}:3: url must be an http(s) URL`,
+        `${join(dir, 'bad-fields.md')}:4: published is not a real date`,
+        `${join(dir, 'bad-fields.md')}:5: unknown field "titel"`,
+        `${join(dir, 'unclosed.md')}:1: front matter opened here is not closed by a \`---\` line`,
+        `${join(dir, 'empty.txt')}:1: file is empty`,
+        `${join(dir, 'latin1.txt')}:1: file is not valid UTF-8 text`,
+        `${join(dir, 'records.jsonl')}:2: not valid JSON`,
+      ]),
+    );
+    expect(problems).toHaveLength(8);
+  });
+
+  it('refuses an article id used twice, naming both places', async () => {
+    const dir = await folderWith({
+      'a.md': ok,
+      'a.txt': 'Headline\nBody.\n',
+      'wire.jsonl':
+        '{"id": "r1", "title": "Ok", "text": "Fine."}\n{"id": "r1", "title": "Twice", "text": "Again."}\n',
+    });
+    expect(await problemsOf(dir)).toEqual([
+      `${join(dir, 'a.txt')}:1: article id "a" is also used by ${join(dir, 'a.md')}`,
+      `${join(dir, 'wire.jsonl')}:2: article id "r1" is also used by ${join(dir, 'wire.jsonl')}:1`,
+    ]);
+  });
+
+  it('ignores hidden files such as an interrupted write, and files that are not articles', async () => {
+    const dir = await folderWith({ 'a.md': ok, '.a-new.md.tmp': '---\ntitle: half', 'notes.json': '{}' });
+    const corpus = await loadCorpus(dir);
+    expect(corpus.articles.map((a) => a.id)).toEqual(['a']);
+  });
+
+  it('reads a JSON Lines file of {id, title, text} records, as in the shared data', async () => {
+    const dir = await folderWith({
+      'wire.jsonl':
+        '{"id": 7, "title": "Cocoa review", "text": "Showers continued.\\n\\nPrices rose.", "topics": ["cocoa"]}\n' +
+        '{"id": "no-title", "title": null, "text": "Headline only in text\\nThen the body."}\n' +
+        '{"id": "blank", "title": "", "text": ""}\n',
+    });
+    const corpus = await loadCorpus(join(dir, 'wire.jsonl'));
+    expect(corpus.articles.map((a) => [a.id, a.title, a.passages.map((p) => p.text)])).toEqual([
+      ['7', 'Cocoa review', ['Showers continued.', 'Prices rose.']],
+      ['no-title', 'Headline only in text', ['Headline only in text', 'Then the body.']],
+    ]);
+    expect(corpus.articles[0]!.source).toBe(`${join(dir, 'wire.jsonl')}:1`);
+  });
+
+  it('says so when the path does not exist or holds no articles', async () => {
+    expect(await problemsOf('/nonexistent/corpus')).toEqual([
+      '/nonexistent/corpus:1: no such file or folder',
+    ]);
+    const empty = await folderWith({});
+    expect(await problemsOf(empty)).toEqual([`${empty}:1: no articles found`]);
+  });
+});
+
+describe('parseArticleFile', () => {
+  it('reads front matter with quotes and comments', () => {
+    const article = parseArticleFile(
+      'story.md',
+      '---\n# where it came from\ntitle: "Calais: the \\"Jungle\\""\npublisher: \'The Telegraph\'\npublished: 2015-08-01\nlanguage: en-GB\n---\nBody text.\n',
+    );
+    expect(article).toMatchObject({
+      id: 'story',
+      title: 'Calais: the "Jungle"',
+      publisher: 'The Telegraph',
+      published: '2015-08-01',
+      language: 'en-GB',
+      author: null,
+    });
+  });
+
+  it('takes the first line of a .txt file as its headline', async () => {
+    const text = await readFile(
+      new URL('../../../shared/seed-articles/000_907dd06503b80552.txt', import.meta.url),
+      'utf8',
+    );
+    const article = parseArticleFile('000_907dd06503b80552.txt', text);
+    expect(article.title).toBe(
+      "French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain",
+    );
+    expect(article.passages[0]!.text).toMatch(/^British traffickers who were smuggling migrants/);
+  });
+
+  it('refuses a Markdown file without front matter and an article without text', () => {
+    expect(() => parseArticleFile('plain.md', 'Just text')).toThrow(/must open with front matter/);
+    expect(() => parseArticleFile('bare.md', '---\ntitle: Only a title\n---\n\n')).toThrow(
+      /bare.md:4: article has no paragraphs of text/,
+    );
+    expect(() => parseArticleFile('bad name!.md', ok)).toThrow(/id may contain only/);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, fold, tokenize } from '../../src/search/analyze.ts';
+
+describe('analyze', () => {
+  it('folds accents and case: Téteghem and Teteghem are one term', () => {
+    expect(analyze('Téteghem')).toEqual(analyze('TETEGHEM'));
+    expect(analyze('Fréthun François')).toEqual(['frethun', 'francoi']);
+    expect(fold('Ça')).toBe('ca');
+  });
+
+  it('treats typographic and straight apostrophes alike and drops the possessive', () => {
+    expect(analyze('Cameron’s attitude')).toEqual(analyze("Cameron's attitude"));
+    expect(analyze('Bouchart’s')).toEqual(['bouchart']);
+  });
+
+  it('drops English stop words, question words included', () => {
+    expect(analyze('Who is the mayor of the town and what did he say?')).toEqual(['mayor', 'town', 'say']);
+  });
+
+  it('stems so that inflections meet', () => {
+    expect(analyze('threatened')).toEqual(analyze('threatening'));
+    expect(analyze('smugglers')).toEqual(analyze('smuggler'));
+    expect(analyze('migrants')).toEqual(analyze('migrant'));
+  });
+
+  it('keeps amounts and numbers searchable, without thousands separators', () => {
+    expect(analyze('$18,000 and €7,000 (£5,000), 5.93 mln, 150,000 migrants in 2014')).toEqual([
+      '18000',
+      '7000',
+      '5000',
+      '5.93',
+      'mln',
+      '150000',
+      'migrant',
+      '2014',
+    ]);
+    expect(analyze('18000')).toEqual(analyze('18,000'));
+  });
+
+  it('indexes hyphenated words by their parts and as one word', () => {
+    expect(analyze('co-operation')).toEqual(['co', 'oper', 'cooper']);
+    expect(analyze('cooperation')).toEqual(['cooper']);
+  });
+
+  it('keeps abbreviations such as U.S. as one term', () => {
+    expect(analyze('U.S. officials')).toEqual(['us', 'offici']);
+  });
+
+  it('yields nothing for emoji, punctuation or search operators', () => {
+    expect(analyze('🙂🙂 ... ?!')).toEqual([]);
+    expect(analyze('+ - * ~ ^ : ( ) " AND OR')).toEqual([]);
+  });
+
+  it('gives offsets of the original words for highlighting', () => {
+    const text = 'The mayor of Téteghem said';
+    expect(tokenize(text).map((t) => text.slice(t.start, t.end))).toEqual(['mayor', 'Téteghem', 'said']);
+    expect(tokenize(text).map((t) => t.position)).toEqual([1, 3, 4]);
+  });
+});

@@ -1,0 +1,144 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCorpus } from '../../src/corpus/load-corpus.ts';
+import { Engine } from '../../src/search/engine.ts';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = Engine.build(await loadCorpus(new URL('../../corpus/', import.meta.url).pathname));
+});
+
+const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
+const TELEGRAPH = 'calais-mayor-threatens-to-open-borders';
+const RENEWS = 'calais-mayor-renews-border-threat';
+
+const citations = (question: string, limit = 3) =>
+  engine.answer(question, { limit }).results.map((r) => r.citation);
+
+describe('answers from the seed corpus', () => {
+  it('GIVEN "who threatened the mayor of Teteghem?" THEN it quotes the traffickers and the gun, cited', () => {
+    const [first, second] = engine.answer('who threatened the mayor of Teteghem?').results;
+    expect([first?.citation, second?.citation].sort()).toEqual([`${TETEGHEM}#1`, `${TETEGHEM}#2`]);
+    const gun = [first, second].find((r) => r?.citation === `${TETEGHEM}#2`)!;
+    expect(gun.passage).toContain('They allegedly then showed him a gun');
+    expect(gun.title).toBe(
+      "French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain",
+    );
+    expect(gun.paragraph).toBe(2);
+    expect(gun.publisher).toBeNull();
+    expect(gun.url).toBeNull();
+  });
+
+  it('quotes verbatim: every quote is a slice of its passage and every highlight a word of the question', () => {
+    for (const question of [
+      'who threatened the mayor of Teteghem?',
+      'How much do smugglers charge?',
+      'Le Touquet',
+    ]) {
+      for (const result of engine.answer(question).results) {
+        expect(result.passage).toContain(result.quote);
+        expect(engine.passage(result.citation)?.passage.text).toBe(result.passage);
+        for (const { start, end } of result.highlights) {
+          expect(result.quote.slice(start, end)).toMatch(/^[\p{L}\p{N}]/u);
+        }
+      }
+    }
+  });
+
+  it('answers "how much" with the passage that holds the amount', () => {
+    const [best] = engine.answer('How much did the migrant pay to travel from Syria?').results;
+    expect(best?.citation).toBe(`${TETEGHEM}#5`);
+    expect(best?.quote).toContain('$18,000');
+    const [jungle] = engine.answer('How much do smugglers charge migrants at the Jungle?').results;
+    expect(jungle?.quote).toContain('€7,000 (£5,000)');
+    expect(jungle?.publisher).toBe('The Telegraph');
+  });
+
+  it('finds a misspelt name: Dhersen and Derhsin find Dhersin', () => {
+    expect(engine.answer('Dhersen').results[0]?.passage).toMatch(/Dhersin/);
+    const spelled = engine.answer('what did Derhsin say about British police?').results;
+    expect(spelled.map((r) => r.passage).join(' ')).toMatch(/British police/);
+  });
+
+  it('matches Téteghem and Teteghem alike', () => {
+    expect(citations('mayor of Téteghem', 5).sort()).toEqual(citations('mayor of Teteghem', 5).sort());
+  });
+
+  it('groups the same statement reported by two outlets into one result', () => {
+    const results = engine.answer('What is the Le Touquet Treaty?').results;
+    expect(results[0]?.citation).toBe(`${TELEGRAPH}#1`);
+    expect(results[0]?.alsoReportedBy).toEqual([`${RENEWS}#6`]);
+    expect(results.map((r) => r.citation)).not.toContain(`${RENEWS}#6`);
+  });
+
+  it.each([
+    'What is the capital of Australia?',
+    'Who won the World Cup in 2018?',
+    'What is the weather in Calais today?',
+    'How many people live in Dunkirk?',
+    'When was the Eiffel Tower built?',
+    'Did the mayor of Calais resign?',
+    'how do I bake bread',
+  ])('GIVEN "%s", which the corpus does not cover, THEN the answer is empty', (question) => {
+    expect(engine.answer(question).results).toEqual([]);
+  });
+
+  it('never quotes page furniture', () => {
+    for (const question of [
+      'Photo EPA migrants Channel Tunnel fence',
+      'Read More Jewish community leaders',
+      'In pictures',
+    ]) {
+      for (const result of engine.answer(question, { limit: 10 }).results) {
+        expect(result.passage).not.toMatch(/Photo: EPA|Jewish community leaders|In pictures/);
+      }
+    }
+  });
+
+  it.each([
+    ['empty', ''],
+    ['blank', '   \n\t '],
+    ['10,000 characters', 'mayor '.repeat(1700)],
+    ['emoji', '🙂🔥🇫🇷'],
+    ['punctuation', '?!...;:,'],
+    ['MiniSearch operators', 'AND OR NOT mayor* ~gun^2 "(smugglers"'],
+    ['control characters', '\u0000\u0007mayor\u202e'],
+  ])('GIVEN a question that is %s THEN it answers without throwing', (_kind, question) => {
+    const answer = engine.answer(question);
+    expect(answer.query).toBe(question);
+    expect(Array.isArray(answer.results)).toBe(true);
+  });
+
+  it('pages through results without repeating one', () => {
+    const first = engine.answer('migrants', { limit: 3 });
+    const second = engine.answer('migrants', { limit: 3, offset: 3 });
+    expect(first.hasMore).toBe(true);
+    expect(second.results).toHaveLength(3);
+    const all = [...first.results, ...second.results].map((r) => r.citation);
+    expect(new Set(all).size).toBe(6);
+  });
+
+  it('answers from one article only when asked to', () => {
+    const results = engine.answer('mayor', { limit: 10, articleId: RENEWS }).results;
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((r) => r.article === RENEWS)).toBe(true);
+  });
+
+  it('shows a passage with its neighbours, and finds citations and articles for autocomplete', () => {
+    const context = engine.context(`${TETEGHEM}#2`, 1)!;
+    expect(context.passages.map((p) => p.paragraph)).toEqual([1, 2, 3]);
+    expect(context.focus).toBe(1);
+    expect(engine.suggestArticles('telegraph').map((a) => a.id)).toEqual([TELEGRAPH]);
+    expect(engine.suggestArticles('calais mayor').map((a) => a.id)).toEqual([TELEGRAPH]);
+    expect(engine.suggestCitations(`${TETEGHEM}#1`).map((c) => c.citation)).toEqual([
+      `${TETEGHEM}#1`,
+      `${TETEGHEM}#10`,
+      `${TETEGHEM}#11`,
+    ]);
+    expect(engine.closestHeadlines('Dunkirk population')[0]?.id).toBeDefined();
+  });
+
+  it('survives serialization: a restored engine answers the same', () => {
+    const restored = Engine.fromJSON(engine.corpus, JSON.parse(JSON.stringify(engine.toJSON())));
+    expect(restored.answer('who threatened the mayor?')).toEqual(engine.answer('who threatened the mayor?'));
+  });
+});
