@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function ask(args: string[], input?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/ask.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(input ?? '');
+  });
+}
+
+const RESULT_KEYS = [
+  'citation',
+  'article',
+  'paragraph',
+  'title',
+  'publisher',
+  'url',
+  'published',
+  'quote',
+  'passage',
+  'score',
+  'alsoReportedBy',
+];
+
+describe('npm run ask', () => {
+  it('prints quotes with their citations for a person', async () => {
+    const run = await ask(['who threatened the mayor of Teteghem?']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('They allegedly then showed him a gun');
+    expect(run.stdout).toContain('[teteghem-mayor-threatened-with-gun#2] paragraph 2');
+    expect(run.stdout).toContain("French mayor says he was threatened with a gun by 'English mafia'");
+    expect(run.stderr).toMatch(/3 articles, \d+ passages/);
+  });
+
+  it('with --json prints one object of the documented shape, and nothing else on stdout', async () => {
+    const run = await ask(['--json', '--limit', '2', 'How much do smugglers charge migrants?']);
+    const answer = JSON.parse(run.stdout) as { query: string; results: Record<string, unknown>[] };
+    expect(answer.query).toBe('How much do smugglers charge migrants?');
+    expect(answer.results.length).toBeGreaterThan(0);
+    expect(answer.results.length).toBeLessThanOrEqual(2);
+    for (const result of answer.results) expect(Object.keys(result)).toEqual(RESULT_KEYS);
+    expect(answer.results[0]).toMatchObject({ publisher: 'The Telegraph', url: null, published: null });
+    expect(String(answer.results[0]!.quote)).toContain('€7,000');
+  });
+
+  it('says "No coverage found" when nothing answers', async () => {
+    const run = await ask(['What is the capital of Australia?']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('No coverage found');
+    const json = await ask(['--json', 'What is the capital of Australia?']);
+    expect(JSON.parse(json.stdout)).toEqual({ query: 'What is the capital of Australia?', results: [] });
+  });
+
+  it('with --stdin --json answers every line in order, one line each, blank and odd lines included', async () => {
+    const questions = ['Dhersen', '', '🙂', 'who is Mike Hookem?', '"(AND OR'];
+    const run = await ask(['--stdin', '--json'], `${questions.join('\n')}\n`);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(questions.length);
+    expect(lines.map((line) => (JSON.parse(line) as { query: string }).query)).toEqual(questions);
+    expect((JSON.parse(lines[3]!) as { results: { passage: string }[] }).results[0]?.passage).toContain(
+      'Mike Hookem',
+    );
+  });
+
+  it('refuses a bad --limit or a missing question with usage, exit code 2', async () => {
+    for (const args of [
+      ['--limit', '0', 'mayor'],
+      ['--limit', 'ten', 'mayor'],
+      ['--limit', '11', 'mayor'],
+      [],
+    ]) {
+      const run = await ask(args);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('Usage: npm run ask');
+    }
+  });
+
+  it('refuses an invalid corpus with every problem, exit code 1', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'newsdesk-ask-'));
+    await writeFile(join(dir, 'a.md'), '---\ntitle: Fine\nurl: nope\n---\nText.\n');
+    await writeFile(join(dir, 'b.md'), 'no front matter');
+    const run = await ask(['--corpus', dir, 'anything']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${join(dir, 'a.md')}:3: url must be an http(s) URL`);
+    expect(run.stderr).toContain(`${join(dir, 'b.md')}:1: Markdown article must open with front matter`);
+  });
+
+  it('reads a .jsonl corpus given with --corpus', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'newsdesk-ask-'));
+    const file = join(dir, 'wire.jsonl');
+    await writeFile(
+      file,
+      '{"id": "w1", "title": "Cocoa review", "text": "Cocoa prices rose to 340 cruzados."}\n',
+    );
+    const run = await ask(['--json', '--corpus', file, 'cocoa prices']);
+    expect((JSON.parse(run.stdout) as { results: { citation: string }[] }).results[0]?.citation).toBe('w1#1');
+  });
+});
