@@ -4,6 +4,8 @@ export type ChildMessage =
       kind: 'ready';
       askPort: number;
       barePort: number;
+      /** The real endpoint over the bundled 3-article corpus: the transport's cost without the scale. */
+      seedPort: number;
       articles: number;
       passages: number;
       loadMs: number;

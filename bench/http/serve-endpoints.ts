@@ -1,10 +1,11 @@
 /**
  * Child process of `bench/http-load.ts`: builds the scale corpus's index, then serves the real endpoint
- * and the bare one on loopback, so the load generator has the other core to itself. Talks over IPC:
+ * over it, the bare one, and the real one over the bundled corpus, on loopback, so the load generator has the other core to itself. Talks over IPC:
  * sends `ready`, answers `cpu` with its CPU time, exits on `stop`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import { createLogger } from '../../src/interactions/logger.ts';
@@ -57,11 +58,19 @@ const endpoint = createInteractionServer({
   context: createDispatchContext({ library, config, logger: createLogger('warn') }),
 });
 const bare = createBareEndpoint(publicKeyFromHex(publicKeyHex));
+const seedLibrary = await Library.open(join(import.meta.dirname, '..', '..', 'corpus'));
+const seed = createInteractionServer({
+  publicKey: publicKeyHex,
+  library: seedLibrary,
+  apiBase: config.DISCORD_API_BASE,
+  context: createDispatchContext({ library: seedLibrary, config, logger: createLogger('warn') }),
+});
 
 send({
   kind: 'ready',
   askPort: await listen(endpoint),
   barePort: await listen(bare),
+  seedPort: await listen(seed),
   articles: engine.articles().length,
   passages: engine.passageCount,
   loadMs: loadedMs,
@@ -73,8 +82,7 @@ process.on('message', (message: ParentMessage) => {
     const usage = process.cpuUsage();
     send({ kind: 'cpu', micros: usage.user + usage.system });
   } else if (message.kind === 'stop') {
-    endpoint.closeAllConnections();
-    bare.closeAllConnections();
+    for (const server of [endpoint, bare, seed]) server.closeAllConnections();
     process.exit(0);
   }
 });

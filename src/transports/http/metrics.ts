@@ -43,24 +43,29 @@ interface Histogram {
 
 /** Counters and histograms of the HTTP endpoint, rendered as Prometheus text exposition (version 0.0.4). */
 export class EndpointMetrics {
-  readonly #requests = new Map<string, number>();
+  /** Counts by command and outcome; label values are escaped only when rendered. */
+  readonly #requests = new Map<string, { command: string; outcome: Outcome; count: number }>();
   readonly #latency = new Map<string, Histogram>();
 
   /** Counts one request; `command` is `none` when the request was refused before it was read. */
   record(command: string, outcome: Outcome, seconds: number): void {
-    let key = labels({ command, outcome });
-    if (!this.#requests.has(key) && this.#requests.size >= MAX_SERIES)
-      key = labels({ command: 'other', outcome });
-    this.#requests.set(key, (this.#requests.get(key) ?? 0) + 1);
-
-    let histogramKey = labels({ command });
-    if (!this.#latency.has(histogramKey) && this.#latency.size >= MAX_SERIES) {
-      histogramKey = labels({ command: 'other' });
+    let key = `${command}\u0000${outcome}`;
+    let counter = this.#requests.get(key);
+    if (!counter) {
+      if (this.#requests.size >= MAX_SERIES) {
+        command = 'other';
+        key = `${command}\u0000${outcome}`;
+      }
+      counter = this.#requests.get(key) ?? { command, outcome, count: 0 };
+      this.#requests.set(key, counter);
     }
-    let histogram = this.#latency.get(histogramKey);
+    counter.count += 1;
+
+    let histogram = this.#latency.get(command);
     if (!histogram) {
-      histogram = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.#latency.set(histogramKey, histogram);
+      if (this.#latency.size >= MAX_SERIES) command = 'other';
+      histogram = this.#latency.get(command) ?? { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.#latency.set(command, histogram);
     }
     const index = BUCKETS.findIndex((bound) => seconds <= bound);
     if (index >= 0) histogram.buckets[index] = (histogram.buckets[index] ?? 0) + 1;
@@ -73,13 +78,16 @@ export class EndpointMetrics {
     const lines: string[] = [];
     lines.push('# HELP newsdesk_http_requests_total Interaction requests by command and outcome.');
     lines.push('# TYPE newsdesk_http_requests_total counter');
-    for (const [key, value] of this.#requests) lines.push(`newsdesk_http_requests_total{${key}} ${value}`);
+    for (const { command, outcome, count } of this.#requests.values()) {
+      lines.push(`newsdesk_http_requests_total{${labels({ command, outcome })}} ${count}`);
+    }
 
     lines.push(
       '# HELP newsdesk_http_request_duration_seconds Time from request to HTTP response, by command.',
     );
     lines.push('# TYPE newsdesk_http_request_duration_seconds histogram');
-    for (const [key, histogram] of this.#latency) {
+    for (const [command, histogram] of this.#latency) {
+      const key = labels({ command });
       let cumulative = 0;
       BUCKETS.forEach((bound, i) => {
         cumulative += histogram.buckets[i] ?? 0;
