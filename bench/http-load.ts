@@ -90,6 +90,12 @@ process.stderr.write(
 );
 
 const endpoints = await ready;
+let stopping = false;
+child.on('exit', (code) => {
+  if (stopping) return;
+  process.stderr.write(`bench:http: the endpoints process died (exit ${code}) mid-run\n`);
+  process.exit(2);
+});
 process.stderr.write(
   `bench:http: ${endpoints.articles} articles, ${endpoints.passages} passages (loaded in ${(endpoints.loadMs / 1000).toFixed(1)} s, indexed in ${(endpoints.buildMs / 1000).toFixed(1)} s)\n`,
 );
@@ -157,6 +163,7 @@ const seedResult = await measure(
   answered,
   seedDuration,
 );
+stopping = true;
 child.send({ kind: 'stop' } satisfies ParentMessage);
 const staleBy = Date.now() / 1000 - Number(timestamp);
 
