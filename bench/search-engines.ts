@@ -13,6 +13,7 @@ import type { MeasurementJob, MeasurementOutcome } from './lib/measurement.ts';
 import { isFailed } from './lib/measurement.ts';
 import { checkTargets, growthRatios, peerRatios } from './lib/report.ts';
 import { runEngineProcess } from './lib/run-engine-process.ts';
+import { allotSlot } from './lib/time-budget.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -22,7 +23,10 @@ const usage = `Usage: npm run bench -- [options]
   --json                  print one JSON document on stdout (progress goes to stderr)
   --data DIR              the shared data folder (default: ../shared/data)
   --questions N           ask only N NewsQA questions, a fixed sample (quick runs; default: all)
-  --query-budget S        seconds of timed queries per engine and size before the rest are skipped (default: 20)
+  --query-budget S        at most S seconds of timed queries per engine and size (default: 20); the rest of the
+                          questions are skipped, and less is given when the time limit draws near
+  --time-limit S          seconds the measurements should fit in (default: 540, so a run with loading stays
+                          within 10 minutes); time is shared among engines and sizes by passage count
   --timeout S             seconds one engine may take on one size before it is killed (default: 240)`;
 
 function positiveInteger(value: string | undefined, option: string): number | null {
@@ -42,6 +46,7 @@ function parseOptions() {
       data: { type: 'string', default: resolve(projectRoot, '..', 'shared', 'data') },
       questions: { type: 'string' },
       'query-budget': { type: 'string', default: '20' },
+      'time-limit': { type: 'string', default: '540' },
       timeout: { type: 'string', default: '240' },
       help: { type: 'boolean', default: false },
     },
@@ -57,6 +62,7 @@ function parseOptions() {
     maxPassages: positiveInteger(values['max-passages'], '--max-passages'),
     questionLimit: positiveInteger(values.questions, '--questions'),
     queryBudgetSeconds: positiveInteger(values['query-budget'], '--query-budget')!,
+    timeLimitSeconds: positiveInteger(values['time-limit'], '--time-limit')!,
     timeoutSeconds: positiveInteger(values.timeout, '--timeout')!,
   };
 }
@@ -120,11 +126,20 @@ async function main(): Promise<void> {
   const workDir = await mkdtemp(join(tmpdir(), 'newsdesk-bench-'));
   const outcomes: MeasurementOutcome[] = [];
   const started = performance.now();
+  let remainingPassages = sizes.reduce((sum, size) => sum + size.passageCount * options.engines.length, 0);
   try {
     for (const size of sizes) {
       const corpusFile = join(workDir, `${size.name}.json`);
       await writeFile(corpusFile, JSON.stringify(size.corpus));
       for (const engine of options.engines) {
+        const slot = allotSlot({
+          remainingSeconds: options.timeLimitSeconds - (performance.now() - started) / 1000,
+          passages: size.passageCount,
+          remainingPassages,
+          maxQuerySeconds: options.queryBudgetSeconds,
+          minQuerySeconds: 3,
+        });
+        remainingPassages -= size.passageCount;
         const job: MeasurementJob = {
           engine,
           corpusName: size.name,
@@ -132,7 +147,8 @@ async function main(): Promise<void> {
           questionsFile: join(options.dataDir, 'newsqa', 'questions.jsonl'),
           warmupQuestions: 50,
           questionLimit: options.questionLimit,
-          queryBudgetSeconds: options.queryBudgetSeconds,
+          queryBudgetSeconds: slot.querySeconds,
+          measurePersistence: slot.measurePersistence,
         };
         const engineStarted = performance.now();
         const outcome = await runEngineProcess(job, options.timeoutSeconds * 1000);
@@ -140,7 +156,7 @@ async function main(): Promise<void> {
         log(
           isFailed(outcome)
             ? `  ${size.name} ${engine}: FAILED (${outcome.error.split('\n')[0]}) after ${seconds} s`
-            : `  ${size.name} ${engine}: build ${(outcome.buildMs / 1000).toFixed(1)} s, p99 ${outcome.latency.p99.toFixed(2)} ms, hit@5 ${outcome.quality.hitAt5.toFixed(3)} (${seconds} s)`,
+            : `  ${size.name} ${engine}: build ${(outcome.buildMs / 1000).toFixed(1)} s, ${outcome.latency.count} questions in a ${slot.querySeconds.toFixed(0)} s budget, p99 ${outcome.latency.p99.toFixed(2)} ms, hit@5 ${outcome.quality.hitAt5.toFixed(3)} (${seconds} s)`,
         );
         outcomes.push(outcome);
       }

@@ -93,7 +93,9 @@ export async function measureEngine(adapter: EngineAdapter, job: MeasurementJob)
   }
   const queryCpuMs = cpuMs(process.cpuUsage(queryCpu));
 
-  const persistence = await measurePersistence(adapter, index, corpus, questions);
+  const persistence = job.measurePersistence
+    ? await measurePersistence(adapter, index, corpus, questions)
+    : null;
   return {
     engine: adapter.name,
     corpusName: job.corpusName,

@@ -18,6 +18,8 @@ export interface MeasurementJob {
    * questions asked and the result says so.
    */
   queryBudgetSeconds: number;
+  /** Whether to save and reload the index (skipped when the run is short of time). */
+  measurePersistence: boolean;
 }
 
 /** Serialized-index figures, for engines that can save and load their index. */
