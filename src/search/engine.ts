@@ -78,10 +78,10 @@ export interface BuildOptions {
 }
 
 interface Candidate {
-  hit: SearchResult;
   located: Located;
   score: number;
-  coverage: number;
+  /** Indexed terms of the passage that matched the question, with their weights. */
+  matchedTerms: Map<string, number>;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -283,11 +283,13 @@ export class Engine {
     if (candidates.length === 0) return none;
 
     const type = answerTypeOf(raw);
-    const matchWeights = (hit: SearchResult) => new Map(hit.terms.map((term) => [term, this.weight(term)]));
+    const shown = offset + limit;
     const groups: { lead: AnswerResult; facts: Set<string>; others: string[] }[] = [];
-    for (const candidate of candidates) {
+    for (const [i, candidate] of candidates.entries()) {
+      // Past the page, candidates matter only as other outlets' reports of what is shown, and those rank near it.
+      if (groups.length > shown && i >= shown * 3) break;
       const { article, passage } = candidate.located;
-      const quote = pickQuote(passage.text, matchWeights(candidate.hit), type);
+      const quote = pickQuote(passage.text, candidate.matchedTerms, type);
       const facts = termSet(quote.text);
       const twin = groups.find(
         (group) => group.lead.article !== article.id && sameFact(group.facts, facts, (t) => this.weight(t)),
@@ -334,35 +336,46 @@ export class Engine {
     articleId: string | undefined,
     wanted: number,
   ): Candidate[] {
+    const w = this.ranking;
+    // MiniSearch scores every passage holding any searched term, so a question of common words ("said",
+    // "police") would score much of a large corpus. Within a budget of postings all terms are searched;
+    // past it the most common are left out of the search, and still count wherever they appear in a
+    // candidate (below). Small corpora never reach the budget.
+    const selective = [...terms].sort((a, b) => this.df(a) - this.df(b));
+    let postings = selective.reduce((sum, term) => sum + this.df(term), 0);
+    while (selective.length > 1 && postings > w.postingBudget) postings -= this.df(selective.pop()!);
+    const common = terms.filter((term) => !selective.includes(term));
+
     const names = nameTerms(question);
     const options: SearchOptions = {
       ...this.searchOptions(articleId),
-      boostTerm: (term) => (names.has(term) ? this.ranking.nameBoost : 1),
+      boostTerm: (term) => (names.has(term) ? w.nameBoost : 1),
     };
-    const hits = this.passageIndex.search(terms.join(' '), { ...options, bm25: this.ranking.bm25 });
+    const query = selective.join(' ');
+    const hits = this.passageIndex.search(query, { ...options, bm25: w.bm25 });
     if (hits.length === 0) return [];
     const articleHits = new Map(
       this.articleIndex
-        .search(terms.join(' '), { ...options, filter: undefined, bm25: this.ranking.articleBm25 })
+        .search(query, { ...options, filter: undefined, bm25: w.articleBm25 })
         .map((hit) => [String(hit.id), hit]),
     );
-    const topArticleScore = Math.max(...[...articleHits.values()].map((hit) => hit.score), Number.EPSILON);
+    let topArticleScore = Number.EPSILON;
+    for (const hit of articleHits.values()) topArticleScore = Math.max(topArticleScore, hit.score);
     const topPassageScore = hits[0]!.score;
     const type = answerTypeOf(question);
-    const termWeights = terms.map((term) => this.weight(term));
-    const totalWeight = termWeights.reduce((sum, w) => sum + w, 0);
+    const termWeights = new Map(terms.map((term) => [term, this.weight(term)]));
+    let totalWeight = 0;
+    for (const weight of termWeights.values()) totalWeight += weight;
     const covered = (matched: ReadonlySet<string>) => {
       let sum = 0;
-      for (const [i, term] of terms.entries()) {
-        if (!matched.has(term)) continue;
-        sum += termWeights[i]! * (this.documentFrequency.has(term) ? 1 : this.ranking.fuzzyCoverage);
+      for (const [term, weight] of termWeights) {
+        if (matched.has(term)) sum += weight * (this.documentFrequency.has(term) ? 1 : w.fuzzyCoverage);
       }
       return sum / totalWeight;
     };
-
     const questionTerms = new Set(terms);
     const isKnown = (mention: string) => analyze(mention).every((term) => questionTerms.has(term));
-    const w = this.ranking;
+
     // The best passages overall, and every matching passage of the best few articles: the passage that
     // answers is often not the one repeating most of the question's words.
     const topArticles = new Set(
@@ -372,15 +385,28 @@ export class Engine {
         .map((hit) => String(hit.id)),
     );
     const pool = Math.max(w.candidates, wanted);
-    const chosen = hits.filter(
-      (hit, rank) => rank < pool || topArticles.has(String(hit.id).slice(0, String(hit.id).indexOf('#'))),
-    );
+    const chosen = new Map<string, SearchResult | undefined>();
+    for (const hit of hits.slice(0, pool)) chosen.set(String(hit.id), hit);
+    const hitOf = new Map(hits.map((hit) => [String(hit.id), hit]));
+    for (const id of topArticles) {
+      if (articleId !== undefined && id !== articleId) continue;
+      for (const passage of this.byArticleId.get(id)?.passages ?? [])
+        chosen.set(passage.id, hitOf.get(passage.id));
+    }
     const candidates: Candidate[] = [];
-    for (const hit of chosen) {
-      const located = this.byCitation.get(String(hit.id));
+    for (const [citation, hit] of chosen) {
+      const located = this.byCitation.get(citation);
       if (!located) continue;
+      const tokens = tokenize(located.passage.text);
+      const present = new Set(tokens.map((token) => token.term));
+      const matchedTerms = new Map((hit?.terms ?? []).map((term) => [term, this.weight(term)]));
+      const inPassage = new Set(hit?.queryTerms);
+      for (const term of common) {
+        if (!present.has(term)) continue;
+        inPassage.add(term);
+        matchedTerms.set(term, termWeights.get(term)!);
+      }
       const articleHit = articleHits.get(located.article.id);
-      const inPassage = new Set(hit.queryTerms);
       const passageCoverage = covered(inPassage);
       const articleCoverage = covered(new Set([...inPassage, ...(articleHit?.queryTerms ?? [])]));
       if (passageCoverage < w.minPassageCoverage || articleCoverage < w.minArticleCoverage) continue;
@@ -388,22 +414,22 @@ export class Engine {
       // "How many people live in Dunkirk?" is not answered by a passage about Dunkirk without a number.
       if (!holdsAnswerType && (type === 'quantity' || type === 'time') && w.requireQuantityAndTime) continue;
       const articleShare = (articleHit?.score ?? 0) / topArticleScore;
-      const layout = termLayout(
-        located.passage.text,
-        new Map(hit.terms.map((term) => [term, this.weight(term)])),
-        totalWeight,
-      );
+      const layout = termLayout(tokens, matchedTerms, totalWeight);
       const score =
-        hit.score / topPassageScore +
+        (hit?.score ?? 0) / topPassageScore +
         w.article * articleShare +
         w.coverage * passageCoverage +
         w.proximity * layout.proximity +
         w.window * layout.densestWindow +
         (w.lead * articleShare ** w.leadArticlePower) / (1 + located.passage.index) +
         (holdsAnswerType ? w.answerType : 0);
-      candidates.push({ hit, located, score, coverage: passageCoverage });
+      candidates.push({ located, score, matchedTerms });
     }
     return candidates.sort((a, b) => b.score - a.score);
+  }
+
+  private df(term: string): number {
+    return this.documentFrequency.get(term) ?? 0;
   }
 
   /** Articles whose headline or text is nearest the question, for a "no coverage found" reply. */

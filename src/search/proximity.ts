@@ -1,4 +1,4 @@
-import { tokenize } from './analyze.ts';
+import type { Token } from './analyze.ts';
 
 /** Words in the window that `densestWindow` slides over a passage: about one sentence. */
 const WINDOW_WORDS = 20;
@@ -13,13 +13,16 @@ export interface TermLayout {
   densestWindow: number;
 }
 
-/** Where in a passage the matched terms stand. `weights` maps each matched indexed term to its weight. */
+/**
+ * Where in a passage, given as its tokens, the matched terms stand. `weights` maps each matched indexed
+ * term to its weight.
+ */
 export function termLayout(
-  text: string,
+  passage: readonly Token[],
   weights: ReadonlyMap<string, number>,
   totalWeight: number,
 ): TermLayout {
-  const tokens = tokenize(text).filter((token) => weights.has(token.term));
+  const tokens = passage.filter((token) => weights.has(token.term));
   const distinct = new Set(tokens.map((token) => token.term)).size;
   return {
     proximity: distinct < 2 ? 0 : (distinct - 1) / Math.max(narrowestCover(tokens, distinct), distinct - 1),

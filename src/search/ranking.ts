@@ -40,6 +40,11 @@ export interface RankingWeights {
   minArticleCoverage: number;
   /** Drop passages without a number for "how many", or without a date or time for "when". */
   requireQuantityAndTime: boolean;
+  /**
+   * How many postings (passages holding a searched term, summed over terms) one question may make
+   * MiniSearch score; past it the most common terms are found by re-ranking instead of by search.
+   */
+  postingBudget: number;
   /** How many of the best passages by MiniSearch score are re-ranked. */
   candidates: number;
   /** Every matching passage of this many best-matching articles is re-ranked too. */
@@ -64,6 +69,7 @@ export const RANKING: RankingWeights = {
   minPassageCoverage: 0.25,
   minArticleCoverage: 0.45,
   requireQuantityAndTime: true,
+  postingBudget: 1500,
   candidates: 40,
   articleCandidates: 3,
 };
