@@ -86,10 +86,10 @@ export interface ReloaderOptions {
   /** Receives one entry per reload, refused ones included. Omit to not record (tests, benchmarks). */
   audit?: AuditLog;
   /**
-   * Articles indexed between two yields to the event loop. The engine's analysis costs 1 to 2 ms per
-   * news article on this hardware, and a long one costs tens: yielding after each keeps every slice
-   * short, and a yield costs microseconds.
-   * @default 1
+   * At most this many articles indexed between two yields to the event loop. The engine already
+   * yields every few milliseconds of work (`BuildOptions.sliceMs`); set this only to force finer
+   * slices (tests use 1 to see every step).
+   * @default no limit beyond the engine's time budget
    */
   sliceSize?: number;
   /** Reads and validates the corpus. @default loadCorpus */
@@ -177,7 +177,7 @@ export class Reloader {
       let after = before;
       if (corpus.version !== before.version) {
         after = await Engine.buildAsync(corpus, {
-          sliceSize: this.#options.sliceSize ?? 1,
+          ...(this.#options.sliceSize === undefined ? {} : { sliceSize: this.#options.sliceSize }),
           onProgress: (done, total) => onProgress?.({ phase: 'indexing', done, total }),
         });
       }
