@@ -10,6 +10,7 @@ import {
   renderCancelled,
   renderEditOutcome,
   renderRemovePreview,
+  renderStillApplying,
 } from '../src/lifecycle/corpus-replies.ts';
 import { CorpusStoreError } from '../src/lifecycle/corpus-store.ts';
 import { AttachmentDownloadError, downloadAttachment } from '../src/lifecycle/download-attachment.ts';
@@ -92,9 +93,14 @@ export default {
       access: 'moderators',
       async execute(ctx, args, interaction) {
         const lifecycle = requireLifecycle(ctx);
-        const outcome = await withUserErrors(() =>
-          lifecycle.editor.confirm(actorOf(interaction), args.join(':')),
-        );
+        const applying = withUserErrors(() => lifecycle.editor.confirm(actorOf(interaction), args.join(':')));
+        // Buttons cannot be deferred yet and Discord waits 3 seconds: on a large corpus the reload
+        // finishes in the background and its outcome goes to the audit log instead of this message.
+        const outcome = await Promise.race([applying, delay(BUTTON_WAIT_MS)]);
+        if (outcome === undefined) {
+          applying.catch((error: unknown) => ctx.logger.error('corpus change failed', { error }));
+          return { update: renderStillApplying() };
+        }
         return { update: renderEditOutcome(outcome) };
       },
     },
@@ -107,6 +113,13 @@ export default {
     },
   },
 } satisfies Command<typeof Options>;
+
+/** How long the Confirm button waits for write + reload before answering (Discord allows 3 s). */
+const BUTTON_WAIT_MS = 2000;
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}
 
 function requireLifecycle(ctx: CommandContext): CorpusLifecycle {
   const lifecycle = lifecycleOf(ctx.library);

@@ -6,6 +6,7 @@ import { CorpusStore } from './corpus-store.ts';
 import {
   type EngineSlot,
   Reloader,
+  type ReloaderOptions,
   type ReloadOutcome,
   type ReloadReport,
   type ReloadRequest,
@@ -26,6 +27,8 @@ export interface CorpusLifecycleOptions {
   maxArticleBytes?: number;
   /** Where warnings go. @default stderr */
   writeLine?: (line: string) => void;
+  /** Reads and validates the corpus; tests slow it down. @default loadCorpus */
+  load?: ReloaderOptions['load'];
 }
 
 /**
@@ -50,6 +53,7 @@ export class CorpusLifecycle {
       audit: this.audit,
       ...(options.sliceSize === undefined ? {} : { sliceSize: options.sliceSize }),
       ...(options.writeLine === undefined ? {} : { writeLine: options.writeLine }),
+      ...(options.load === undefined ? {} : { load: options.load }),
       onReloaded: (engine, report) => this.#notify(engine, report),
     });
     this.store = new CorpusStore({

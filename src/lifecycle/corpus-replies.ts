@@ -102,6 +102,17 @@ export function renderEditOutcome(outcome: EditOutcome): ReplyPayload {
   }
 }
 
+/** The confirmation answered while a long reload is still running (its outcome goes to the audit log). */
+export function renderStillApplying(): ReplyPayload {
+  return {
+    content:
+      'Confirmed. The corpus is large, so the reload is still running; its outcome (applied, or undone if the ' +
+      'corpus is refused) will be in the audit log, and `/about` shows the version being served.',
+    embeds: [],
+    components: [],
+  };
+}
+
 /** The cancelled preview. */
 export function renderCancelled(): ReplyPayload {
   return { content: 'Cancelled; nothing was changed.', embeds: [], components: [] };

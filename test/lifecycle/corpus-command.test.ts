@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import corpusCommand from '../../commands/corpus.ts';
 import { loadConfig } from '../../src/config.ts';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
@@ -241,6 +241,32 @@ describe('/corpus add', () => {
     expect((await readdir(folder)).sort()).toContain('broken.md');
     expect(await readdir(folder)).not.toContain('lighthouse.md');
     expect(audit.at(-1)).toMatchObject({ action: 'add', outcome: 'refused', versionAfter: version });
+  });
+});
+
+describe('/corpus confirm on a slow reload', () => {
+  it('answers within Discord’s window and lets the change finish in the background, audited', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const log = new AuditLog({ writeLine: () => undefined });
+    log.subscribe((entry) => void audit.push(entry));
+    ctx.library = new Library(library.engine, {
+      corpusPath: folder,
+      lifecycle: { audit: log, load: async (path: string) => gate.then(() => loadCorpus(path)) },
+    });
+    const preview = await add(ALICE, [MODERATOR_ROLE], upload('lighthouse.md', LIGHTHOUSE));
+    const started = Date.now();
+    const pressed = await press(ALICE, [MODERATOR_ROLE], buttonIds(preview.last())[0]!);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(pressed.last().content).toMatch(
+      /^Confirmed\. The corpus is large, so the reload is still running/,
+    );
+    expect(audit).toEqual([]);
+    release();
+    await vi.waitFor(() => expect(audit.map((entry) => entry.action)).toEqual(['reload', 'add']));
+    expect((ctx.library as Library).engine.article('lighthouse')).toBeDefined();
   });
 });
 
