@@ -7,6 +7,7 @@ import MiniSearch, {
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
 import { analyze, fold, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
+import { AnswerCache } from './answer-cache.ts';
 import { answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { termLayout } from './proximity.ts';
@@ -106,6 +107,7 @@ export class Engine {
   private readonly byCitation: ReadonlyMap<string, Located>;
   private readonly byArticleId: ReadonlyMap<string, Article>;
   private readonly ranking: RankingWeights;
+  private readonly answers = new AnswerCache();
 
   private constructor(
     corpus: Corpus,
@@ -274,12 +276,21 @@ export class Engine {
   answer(question: string, options: AnswerOptions = {}): Answer {
     const limit = clamp(options.limit ?? 3, 1, MAX_LIMIT);
     const offset = clamp(options.offset ?? 0, 0, 1000);
+    const key = JSON.stringify([question, limit, offset, options.articleId ?? null]);
+    const cached = this.answers.get(key);
+    if (cached) return cached;
+    const answer = this.findAnswer(question, limit, offset, options.articleId);
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  private findAnswer(question: string, limit: number, offset: number, articleId: string | undefined): Answer {
     const none: Answer = { query: question, results: [], hasMore: false };
     const raw = question.slice(0, MAX_QUESTION_CHARS);
     const terms = [...new Set(analyze(raw))].slice(0, MAX_QUESTION_TERMS);
     if (terms.length === 0) return none;
 
-    const candidates = this.rank(raw, terms, options.articleId, (offset + limit) * 4);
+    const candidates = this.rank(raw, terms, articleId, (offset + limit) * 4);
     if (candidates.length === 0) return none;
 
     const type = answerTypeOf(raw);
