@@ -38,6 +38,11 @@ export interface AuditLogOptions {
    * @default a line on stderr
    */
   writeLine?: (line: string) => void;
+  /**
+   * Takes over logging each entry (e.g. through the bot's logger); `writeLine` is then used only for
+   * sink failures.
+   */
+  log?: (entry: AuditEntry) => void;
 }
 
 /**
@@ -46,10 +51,12 @@ export interface AuditLogOptions {
  */
 export class AuditLog {
   readonly #writeLine: (line: string) => void;
+  readonly #log: ((entry: AuditEntry) => void) | undefined;
   readonly #sinks = new Set<AuditSink>();
 
   constructor(options: AuditLogOptions = {}) {
     this.#writeLine = options.writeLine ?? ((line) => process.stderr.write(`${line}\n`));
+    this.#log = options.log;
   }
 
   /** Adds a sink; returns a function that removes it. */
@@ -62,7 +69,8 @@ export class AuditLog {
   async record(entry: Omit<AuditEntry, 'at'> & { at?: string }): Promise<AuditEntry> {
     const full: AuditEntry = { ...entry, at: entry.at ?? new Date().toISOString() };
     // The same shape as the interaction layer's logger lines, so one log pipeline reads both.
-    this.#writeLine(JSON.stringify({ time: full.at, level: 'info', message: 'corpus change', ...full }));
+    if (this.#log) this.#log(full);
+    else this.#writeLine(JSON.stringify({ time: full.at, level: 'info', message: 'corpus change', ...full }));
     await Promise.all(
       [...this.#sinks].map(async (sink) => {
         try {

@@ -39,7 +39,7 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
   });
   return new Library(started.engine, {
     corpusPath: config.CORPUS_PATH,
-    lifecycle: { audit: new AuditLog() },
+    lifecycle: { audit: new AuditLog({ log: (entry) => logger.info('corpus change', { ...entry }) }) },
   });
 }
 
