@@ -20,7 +20,8 @@ interface IndexedDoc {
   id: string;
   text: string;
   title: string;
-  context: string;
+  /** Passages only: the words of the paragraphs before and after, which often name what this one is about. */
+  context?: string;
 }
 
 /**
@@ -37,19 +38,20 @@ export const MAX_LIMIT = 10;
  * Bumped whenever analysis or index layout changes, so a persisted index built by an older version is
  * rebuilt instead of trusted.
  */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 
 const joinTerms = (text: string) => analyze(text).join(' ');
 const splitTerms = (text: string) => (text === '' ? [] : text.split(' '));
 
 // Both indexes receive terms the analyser has produced already (documents are analysed once, and the
 // terms counted for weighting on the way), so MiniSearch's own tokenizer and term processing only split.
-const INDEX_OPTIONS: Options<IndexedDoc> = {
+const PASSAGE_INDEX: Options<IndexedDoc> = {
   fields: ['text', 'title', 'context'],
   storeFields: [],
   tokenize: splitTerms,
   processTerm: (term) => term,
 };
+const ARTICLE_INDEX: Options<IndexedDoc> = { ...PASSAGE_INDEX, fields: ['text', 'title'] };
 
 /** The index state of an engine, to persist and restore it without rebuilding. */
 export interface SerializedEngine {
@@ -175,8 +177,8 @@ export class Engine {
     Engine.checkSerialized(corpus, json);
     return new Engine(
       corpus,
-      MiniSearch.loadJS(json.passages, INDEX_OPTIONS),
-      MiniSearch.loadJS(json.articles, INDEX_OPTIONS),
+      MiniSearch.loadJS(json.passages, PASSAGE_INDEX),
+      MiniSearch.loadJS(json.articles, ARTICLE_INDEX),
       new Map(json.documentFrequency),
       CorpusLookup.of(corpus),
       options.ranking,
@@ -190,8 +192,8 @@ export class Engine {
     options: BuildOptions = {},
   ): Promise<Engine> {
     Engine.checkSerialized(corpus, json);
-    const passages = await MiniSearch.loadJSAsync(json.passages, INDEX_OPTIONS);
-    const articles = await MiniSearch.loadJSAsync(json.articles, INDEX_OPTIONS);
+    const passages = await MiniSearch.loadJSAsync(json.passages, PASSAGE_INDEX);
+    const articles = await MiniSearch.loadJSAsync(json.articles, ARTICLE_INDEX);
     const lookup = new CorpusLookup();
     for (const [i, article] of corpus.articles.entries()) {
       lookup.add(article);
@@ -502,8 +504,8 @@ export class Engine {
 
 /** Analyses articles one by one, counting passage frequencies for weighting as it goes. */
 class IndexBuilder {
-  readonly passageIndex = new MiniSearch<IndexedDoc>(INDEX_OPTIONS);
-  readonly articleIndex = new MiniSearch<IndexedDoc>(INDEX_OPTIONS);
+  readonly passageIndex = new MiniSearch<IndexedDoc>(PASSAGE_INDEX);
+  readonly articleIndex = new MiniSearch<IndexedDoc>(ARTICLE_INDEX);
   readonly documentFrequency = new Map<string, number>();
   readonly lookup = new CorpusLookup();
 
@@ -519,7 +521,7 @@ class IndexBuilder {
       const context = `${articleText[i - 1] ?? ''} ${articleText[i + 1] ?? ''}`.trim();
       this.passageIndex.add({ id: passage.id, text, title, context });
     }
-    this.articleIndex.add({ id: article.id, text: articleText.join(' '), title, context: '' });
+    this.articleIndex.add({ id: article.id, text: articleText.join(' '), title });
   }
 }
 
