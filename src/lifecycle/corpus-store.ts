@@ -136,7 +136,18 @@ export class CorpusStore {
   /** Writes a prepared article atomically. An `add` never overwrites a file that appeared meanwhile. */
   async write(prepared: PreparedArticle): Promise<Undo> {
     const target = this.#path(prepared.fileName);
-    const previous = prepared.kind === 'replace' ? await readFile(target) : undefined;
+    let previous: Buffer | undefined;
+    if (prepared.kind === 'replace') {
+      try {
+        previous = await readFile(target);
+      } catch (error) {
+        if (!(isErrnoException(error) && error.code === 'ENOENT')) throw error;
+        throw new CorpusStoreError(
+          'gone',
+          `${prepared.fileName} was removed after the preview; nothing was written. Run /corpus add again.`,
+        );
+      }
+    }
     try {
       await writeFileAtomic(target, prepared.text, {
         overwrite: prepared.kind === 'replace',

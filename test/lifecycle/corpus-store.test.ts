@@ -139,6 +139,14 @@ describe('CorpusStore.write and remove', () => {
     expect(await readFile(file, 'utf8')).toBe(original);
   });
 
+  it('refuses a replace whose file was removed after the preview, writing nothing', async () => {
+    const prepared = await store.prepare('teteghem-mayor-threatened-with-gun.md', bytes(LIGHTHOUSE), corpus);
+    await store.remove(store.prepareRemoval('teteghem-mayor-threatened-with-gun', corpus));
+    const error = await refusal(store.write(prepared));
+    expect(error.code).toBe('gone');
+    expect(await readdir(folder)).toHaveLength(2);
+  });
+
   it('removes an article file and its undo writes it back', async () => {
     const undo = await store.remove(store.prepareRemoval('teteghem-mayor-threatened-with-gun', corpus));
     expect((await loadCorpus(folder)).articles.map((article) => article.id)).not.toContain(
