@@ -55,7 +55,7 @@ export const RANKING: RankingWeights = {
   article: 1,
   coverage: 0.3,
   proximity: 0.2,
-  window: 0.3,
+  window: 0.9,
   answerType: 0.5,
   lead: 0.8,
   leadArticlePower: 1,
