@@ -136,6 +136,7 @@ async function main(): Promise<void> {
           remainingSeconds: options.timeLimitSeconds - (performance.now() - started) / 1000,
           passages: size.passageCount,
           remainingPassages,
+          remainingMeasurements: sizes.length * options.engines.length - outcomes.length,
           maxQuerySeconds: options.queryBudgetSeconds,
           minQuerySeconds: 3,
         });
