@@ -28,18 +28,24 @@ export function fold(word: string): string {
     .replace(/[’‘`´]/g, "'");
 }
 
-// Stemming is the costliest step of analysis and news repeats its words, so stems are remembered.
-const stemCache = new Map<string, string>();
-const STEM_CACHE_LIMIT = 200_000;
-
 function stem(word: string): string {
-  let stemmed = stemCache.get(word);
-  if (stemmed === undefined) {
-    stemmed = /\d/.test(word) || word.length <= 3 ? word : stemmer(word);
-    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-    stemCache.set(word, stemmed);
+  return /\d/.test(word) || word.length <= 3 ? word : stemmer(word);
+}
+
+// Folding and stemming are the costliest steps of analysis, and news repeats its words: each raw word's
+// terms are remembered. Cleared when full rather than kept in LRU order: cheaper, and refilled quickly.
+const wordCache = new Map<string, readonly string[]>();
+const WORD_CACHE_LIMIT = 300_000;
+
+/** The terms one raw word contributes (see `analyzeWord`), remembered. */
+export function termsOfWord(raw: string): readonly string[] {
+  let terms = wordCache.get(raw);
+  if (terms === undefined) {
+    terms = analyzeWord(raw);
+    if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+    wordCache.set(raw, terms);
   }
-  return stemmed;
+  return terms;
 }
 
 /**
@@ -47,7 +53,7 @@ function stem(word: string): string {
  * ("18,000" = "18000"); both the parts and the whole of a hyphenated word ("co-operation" matches
  * "cooperation" and "operation").
  */
-export function termsOfWord(raw: string): string[] {
+function analyzeWord(raw: string): string[] {
   let word = fold(raw);
   if (word.endsWith('.')) {
     if (!/^(?:\p{L}\.)+$/u.test(word)) word = word.slice(0, -1);

@@ -5,7 +5,7 @@ import MiniSearch, {
   type SearchResult,
 } from 'minisearch';
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
-import { analyze, fold, tokenize } from './analyze.ts';
+import { analyze, fold, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { answerTypeOf, mentionsAnswerType } from './answer-type.ts';
@@ -406,18 +406,21 @@ export class Engine {
       for (const passage of this.byArticleId.get(id)?.passages ?? [])
         chosen.set(passage.id, hitOf.get(passage.id));
     }
-    const candidates: Candidate[] = [];
+    const candidates: (Candidate & { tokens: Token[] | undefined })[] = [];
     for (const [citation, hit] of chosen) {
       const located = this.byCitation.get(citation);
       if (!located) continue;
-      const tokens = tokenize(located.passage.text);
-      const present = new Set(tokens.map((token) => token.term));
       const matchedTerms = new Map((hit?.terms ?? []).map((term) => [term, this.weight(term)]));
       const inPassage = new Set(hit?.queryTerms);
-      for (const term of common) {
-        if (!present.has(term)) continue;
-        inPassage.add(term);
-        matchedTerms.set(term, termWeights.get(term)!);
+      let tokens: Token[] | undefined;
+      if (common.length > 0) {
+        tokens = tokenize(located.passage.text);
+        const present = new Set(tokens.map((token) => token.term));
+        for (const term of common) {
+          if (!present.has(term)) continue;
+          inPassage.add(term);
+          matchedTerms.set(term, termWeights.get(term)!);
+        }
       }
       const articleHit = articleHits.get(located.article.id);
       const passageCoverage = covered(inPassage);
@@ -427,16 +430,28 @@ export class Engine {
       // "How many people live in Dunkirk?" is not answered by a passage about Dunkirk without a number.
       if (!holdsAnswerType && (type === 'quantity' || type === 'time') && w.requireQuantityAndTime) continue;
       const articleShare = (articleHit?.score ?? 0) / topArticleScore;
-      const layout = termLayout(tokens, matchedTerms, totalWeight);
       const score =
         (hit?.score ?? 0) / topPassageScore +
         w.article * articleShare +
         w.coverage * passageCoverage +
-        w.proximity * layout.proximity +
-        w.window * layout.densestWindow +
         (w.lead * articleShare ** w.leadArticlePower) / (1 + located.passage.index) +
         (holdsAnswerType ? w.answerType : 0);
-      candidates.push({ located, score, matchedTerms });
+      candidates.push({ located, score, matchedTerms, tokens });
+    }
+
+    // The layout of the matched words (proximity, densest window) adds at most `proximity + window`, and
+    // needs the passage tokenized: it is measured only for candidates that could still reach the places
+    // wanted, best first, the rest keep their lower bound.
+    candidates.sort((a, b) => b.score - a.score);
+    const layoutAtMost = w.proximity + w.window;
+    const best: number[] = [];
+    for (const candidate of candidates) {
+      if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
+      const tokens = candidate.tokens ?? tokenize(candidate.located.passage.text);
+      const layout = termLayout(tokens, candidate.matchedTerms, totalWeight);
+      candidate.score += w.proximity * layout.proximity + w.window * layout.densestWindow;
+      const at = best.findIndex((score) => score < candidate.score);
+      best.splice(at < 0 ? best.length : at, 0, candidate.score);
     }
     return candidates.sort((a, b) => b.score - a.score);
   }
