@@ -1,15 +1,21 @@
 import type { RawData } from '@orama/orama';
 import { create, insertMultiple, load, save, search } from '@orama/orama';
+import EnglishPreset from 'flexsearch/lang/en';
 import type { Corpus } from '../../src/corpus/article.ts';
 import type { BenchIndex, EngineAdapter, PeerDocument } from './engine-adapter.ts';
 import { peerDocuments, toRetrieved } from './engine-adapter.ts';
 
 const schema = { title: 'string', text: 'string' } as const;
 
-// Orama's documented English stemmer (off by default); everything else as `create` sets it: BM25,
-// any-term matching (threshold 1), no stop words.
+// Orama's documented English stemmer and an English stop-word list; everything else as `create` sets
+// it (BM25, any-term matching with threshold 1). Orama ships no stop words by default (its lists are in
+// @orama/stopwords, not installed here); without them the question words ("which", "does", "for")
+// decide the ranking. On 300 NewsQA questions at 10k passages: hit@5 0.28 with the list vs 0.12
+// without, and 3 ms vs 68 ms per query. The list is the ranks.nl English list FlexSearch bundles.
+const stopWords = [...(EnglishPreset.filter instanceof Set ? EnglishPreset.filter : [])];
+
 function createDatabase() {
-  return create({ schema, components: { tokenizer: { stemming: true } } });
+  return create({ schema, components: { tokenizer: { stemming: true, stopWords } } });
 }
 
 type Database = ReturnType<typeof createDatabase>;
@@ -29,7 +35,8 @@ function wrap(database: Database, documents: PeerDocument[]): BenchIndex {
 export const orama: EngineAdapter = {
   name: 'orama',
   packageName: '@orama/orama',
-  configuration: 'create({ schema: { title, text } }), English stemming on, search({ term, limit })',
+  configuration:
+    'create({ schema: { title, text } }), English stemming and stop words (ranks.nl list), search({ term, limit })',
   async build(corpus: Corpus) {
     const documents = peerDocuments(corpus);
     const database = createDatabase();
