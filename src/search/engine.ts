@@ -19,7 +19,8 @@ import { sameFact, termSet } from './same-fact.ts';
 interface IndexedDoc {
   id: string;
   text: string;
-  title: string;
+  /** Articles only: the headline. (Passages get the article's relevance from the article index.) */
+  title?: string;
   /** Passages only: the words of the paragraphs before and after, which often name what this one is about. */
   context?: string;
 }
@@ -38,7 +39,7 @@ export const MAX_LIMIT = 10;
  * Bumped whenever analysis or index layout changes, so a persisted index built by an older version is
  * rebuilt instead of trusted.
  */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 
 const joinTerms = (text: string) => analyze(text).join(' ');
 const splitTerms = (text: string) => (text === '' ? [] : text.split(' '));
@@ -46,7 +47,7 @@ const splitTerms = (text: string) => (text === '' ? [] : text.split(' '));
 // Both indexes receive terms the analyser has produced already (documents are analysed once, and the
 // terms counted for weighting on the way), so MiniSearch's own tokenizer and term processing only split.
 const PASSAGE_INDEX: Options<IndexedDoc> = {
-  fields: ['text', 'title', 'context'],
+  fields: ['text', 'context'],
   storeFields: [],
   tokenize: splitTerms,
   processTerm: (term) => term,
@@ -534,7 +535,7 @@ class IndexBuilder {
         this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
       const context = `${articleText[i - 1] ?? ''} ${articleText[i + 1] ?? ''}`.trim();
-      this.passageIndex.add({ id: passage.id, text, title, context });
+      this.passageIndex.add({ id: passage.id, text, context });
     }
     this.articleIndex.add({ id: article.id, text: articleText.join(' '), title });
   }

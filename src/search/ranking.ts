@@ -28,7 +28,7 @@ export interface RankingWeights {
   nameBoost: number;
   /** MiniSearch boost of the neighbouring passages' text against the passage's own (1). */
   contextBoost: number;
-  /** MiniSearch boost of the headline field against the passage text (1). */
+  /** MiniSearch boost of the headline against the article text (1) in the article index. */
   titleBoost: number;
   /** MiniSearch weight of a fuzzy match against an exact one (1). */
   fuzzyWeight: number;
