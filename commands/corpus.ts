@@ -7,10 +7,10 @@ import { type CorpusLifecycle, lifecycleOf } from '../src/lifecycle/corpus-lifec
 import {
   CORPUS_BUTTONS,
   renderAddPreview,
+  renderApplying,
   renderCancelled,
   renderEditOutcome,
   renderRemovePreview,
-  renderStillApplying,
 } from '../src/lifecycle/corpus-replies.ts';
 import { CorpusStoreError } from '../src/lifecycle/corpus-store.ts';
 import { AttachmentDownloadError, downloadAttachment } from '../src/lifecycle/download-attachment.ts';
@@ -91,16 +91,16 @@ export default {
   buttons: {
     [CORPUS_BUTTONS.confirm]: {
       access: 'moderators',
-      async execute(ctx, args, interaction) {
+      // Writing and reloading a large corpus takes far longer than Discord's 3 seconds: acknowledge at
+      // once, show progress on the preview, and end by editing it with the outcome.
+      defer: 'always',
+      async execute(ctx, args, interaction, progress) {
         const lifecycle = requireLifecycle(ctx);
-        const applying = withUserErrors(() => lifecycle.editor.confirm(actorOf(interaction), args.join(':')));
-        // Buttons cannot be deferred yet and Discord waits 3 seconds: on a large corpus the reload
-        // finishes in the background and its outcome goes to the audit log instead of this message.
-        const outcome = await Promise.race([applying, delay(BUTTON_WAIT_MS)]);
-        if (outcome === undefined) {
-          applying.catch((error: unknown) => ctx.logger.error('corpus change failed', { error }));
-          return { update: renderStillApplying() };
-        }
+        const outcome = await withUserErrors(() =>
+          lifecycle.editor.confirm(actorOf(interaction), args.join(':'), {
+            onProgress: (step) => progress(renderApplying(step, interaction.message.embeds)),
+          }),
+        );
         return { update: renderEditOutcome(outcome) };
       },
     },
@@ -113,13 +113,6 @@ export default {
     },
   },
 } satisfies Command<typeof Options>;
-
-/** How long the Confirm button waits for write + reload before answering (Discord allows 3 s). */
-const BUTTON_WAIT_MS = 2000;
-
-function delay(ms: number): Promise<undefined> {
-  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
-}
 
 function requireLifecycle(ctx: CommandContext): CorpusLifecycle {
   const lifecycle = lifecycleOf(ctx.library);

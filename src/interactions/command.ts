@@ -42,8 +42,9 @@ export type CommandData =
   | { readonly name: string; toJSON(): RESTPostAPIApplicationCommandsJSONBody };
 
 /**
- * Shows interim state ("indexing 120/500 articles") by editing the deferred reply. Only takes effect
- * once the reply is deferred, and at most about once a second; the final reply always wins.
+ * Shows interim state ("indexing 120/500 articles") by editing the deferred reply (for a button, the
+ * message it is on). Only takes effect once deferred, and at most about once a second; the final reply
+ * always wins, and reports after the handler has returned are dropped.
  */
 export type ProgressReporter = (payload: ReplyPayload) => void;
 
@@ -59,13 +60,24 @@ export interface ButtonHandler {
   /** Counts against the user's question rate limit. @default false */
   rateLimited?: boolean;
   /**
+   * `always` acknowledges the press at once with a deferred update (callback type 6: the message stays
+   * as it is, and the user sees no "thinking…"), for work that may outlast Discord's 3-second window,
+   * like writing an article and reloading; `auto` does so only if the handler has not finished within
+   * the dispatcher's `deferAfterMs`. Once deferred, `{ update }` edits the button's message (ephemeral
+   * or not), `{ reply }` is sent as a follow-up, and a failure is answered privately.
+   * @default 'auto'
+   */
+  defer?: 'always' | 'auto';
+  /**
    * @param args - the custom_id after `<prefix>:`, split on `:` (a last part may itself contain `:`
    * only if the handler joins them back).
+   * @param progress - edits the button's message while the handler runs, once deferred.
    */
   execute(
     ctx: CommandContext,
     args: string[],
     interaction: ButtonIncoming,
+    progress: ProgressReporter,
   ): Promise<ButtonResult> | ButtonResult;
 }
 

@@ -1,4 +1,4 @@
-import type { AnyCommand, CommandContext } from './command.ts';
+import type { AnyCommand, ButtonResult, CommandContext } from './command.ts';
 import { isUserError, UserError } from './errors.ts';
 import type {
   AutocompleteIncoming,
@@ -19,11 +19,21 @@ export interface DispatchContext extends CommandContext {
   commands: CommandRegistry;
   rateLimiter: RateLimiter;
   /**
-   * How long a command with `defer: 'auto'` may run before the dispatcher defers it, in milliseconds.
-   * Discord drops an interaction not acknowledged within 3 seconds.
+   * How long a command or button with `defer: 'auto'` may run before the dispatcher defers it, in
+   * milliseconds. Discord drops an interaction not acknowledged within 3 seconds.
    * @default 2000
    */
   deferAfterMs?: number;
+}
+
+/** How far one interaction has been acknowledged, which decides where its answer (or error) goes. */
+interface Acknowledgement {
+  acknowledged: boolean;
+  /** Deferred with `defer` (a "thinking…" reply); the answer edits it. */
+  deferred: boolean;
+  deferredPublicly: boolean;
+  /** A button press acknowledged with `deferUpdate`; the answer edits the button's message. */
+  deferredUpdate: boolean;
 }
 
 /** How one interaction ended, for logs and metrics (`requests by command and outcome`). */
@@ -49,7 +59,12 @@ export async function dispatchInteraction(
   responder: Responder,
   ctx: DispatchContext,
 ): Promise<DispatchOutcome> {
-  const state = { acknowledged: false, deferred: false, deferredPublicly: false };
+  const state: Acknowledgement = {
+    acknowledged: false,
+    deferred: false,
+    deferredPublicly: false,
+    deferredUpdate: false,
+  };
   const name = nameOf(incoming, ctx);
   try {
     switch (incoming.kind) {
@@ -85,13 +100,11 @@ export async function dispatchInteraction(
 /**
  * An error reply is private. Before any acknowledgement that is a plain ephemeral reply; after a
  * private deferral, an edit; after a public deferral, the "thinking…" message is replaced by a private
- * follow-up when the transport can, else edited in place.
+ * follow-up when the transport can, else edited in place. After a button's deferred update it is a
+ * private follow-up: the button's message may be public, and must not be replaced by an error.
  */
-async function sendError(
-  responder: Responder,
-  state: { deferred: boolean; deferredPublicly: boolean },
-  payload: ReplyPayload,
-): Promise<void> {
+async function sendError(responder: Responder, state: Acknowledgement, payload: ReplyPayload): Promise<void> {
+  if (state.deferredUpdate) return followUp(responder, payload);
   if (!state.deferred) return responder.reply(payload);
   if (state.deferredPublicly && responder.followUp && responder.deleteReply) {
     await responder.followUp(payload);
@@ -101,11 +114,16 @@ async function sendError(
   await responder.editReply(payload);
 }
 
+/** A new message after the interaction was acknowledged; a transport without follow-ups replies again. */
+function followUp(responder: Responder, payload: ReplyPayload): Promise<void> {
+  return responder.followUp ? responder.followUp(payload) : responder.reply(payload);
+}
+
 async function runCommand(
   incoming: ChatInputIncoming | MessageContextMenuIncoming,
   responder: Responder,
   ctx: DispatchContext,
-  state: { acknowledged: boolean; deferred: boolean; deferredPublicly: boolean },
+  state: Acknowledgement,
 ): Promise<void> {
   const command = ctx.commands.command(incoming.commandName);
   if (!command)
@@ -119,39 +137,66 @@ async function runCommand(
   const isPrivate = command.isPrivate?.(options) ?? false;
   const finish = (reply: ReplyPayload) => finalizeReply(isPrivate ? ephemeral(reply) : reply);
   const progress = new ProgressEdits(responder, ctx);
-
-  if (command.defer === 'always') {
-    await responder.defer({ ephemeral: isPrivate });
-    state.deferred = true;
-    state.deferredPublicly = !isPrivate;
-    progress.deferred = true;
-    const reply = await command.execute(ctx, options, incoming, progress.report);
-    await progress.settled();
-    await responder.editReply(finish(reply));
-    return;
-  }
-  const work = settle(async () => command.execute(ctx, options, incoming, progress.report));
-  const timer = delay(ctx.deferAfterMs ?? 2000);
-  const early = await Promise.race([work, timer.elapsed]).finally(timer.cancel);
-  if (early) {
-    if ('error' in early) throw early.error;
-    await responder.reply(finish(early.value));
-    return;
-  }
-  await responder.defer({ ephemeral: isPrivate });
-  state.deferred = true;
-  state.deferredPublicly = !isPrivate;
-  progress.deferred = true;
-  const late = await work;
-  await progress.settled();
-  if ('error' in late) throw late.error;
-  await responder.editReply(finish(late.value));
+  const reply = await runDeferring(
+    command.defer,
+    ctx,
+    progress,
+    async () => {
+      await responder.defer({ ephemeral: isPrivate });
+      state.deferred = true;
+      state.deferredPublicly = !isPrivate;
+    },
+    () => command.execute(ctx, options, incoming, progress.report),
+  );
+  if (state.deferred) await responder.editReply(finish(reply));
+  else await responder.reply(finish(reply));
+  state.acknowledged = true;
 }
 
-/** Interim edits of a deferred reply, throttled, and always finished before the final edit. */
+/**
+ * Runs a handler, acknowledging first (`always`) or once it has run for `deferAfterMs` (`auto`), and
+ * returns its result once any progress edits have been sent. A handler's failure is rethrown after
+ * the same wait, so the error message is never overtaken by a late progress edit.
+ */
+async function runDeferring<T>(
+  mode: 'always' | 'auto' | undefined,
+  ctx: DispatchContext,
+  progress: ProgressEdits,
+  acknowledge: () => Promise<void>,
+  execute: () => Promise<T> | T,
+): Promise<T> {
+  const deferNow = async () => {
+    await acknowledge();
+    progress.deferred = true;
+  };
+  try {
+    if (mode === 'always') {
+      await deferNow();
+      return await execute();
+    }
+    const work = settle(async () => execute());
+    const timer = delay(ctx.deferAfterMs ?? 2000);
+    const early = await Promise.race([work, timer.elapsed]).finally(timer.cancel);
+    if (!early) await deferNow();
+    const result = early ?? (await work);
+    if ('error' in result) throw result.error;
+    return result.value;
+  } finally {
+    await progress.stop();
+  }
+}
+
+/**
+ * Interim edits of a deferred reply, at most one a second, always finished before the final edit. A
+ * report that comes too soon is held and sent when the second is up (unless a newer one replaces it),
+ * so the message shows the latest step even when the next report is a long way off.
+ */
 class ProgressEdits {
   deferred = false;
+  #stopped = false;
   #last = 0;
+  #held: ReplyPayload | undefined;
+  #timer: NodeJS.Timeout | undefined;
   #chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -160,18 +205,36 @@ class ProgressEdits {
   ) {}
 
   readonly report = (payload: ReplyPayload): void => {
-    const now = Date.now();
-    if (!this.deferred || now - this.#last < 1000) return;
-    this.#last = now;
+    if (!this.deferred || this.#stopped) return;
+    this.#held = payload;
+    if (this.#timer !== undefined) return;
+    const wait = this.#last + PROGRESS_INTERVAL_MS - Date.now();
+    if (wait <= 0) this.#send();
+    else this.#timer = setTimeout(() => this.#send(), wait).unref();
+  };
+
+  /** Drops later and held reports (a handler may report after it has returned); waits for those sent. */
+  stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#held = undefined;
+    return this.#chain;
+  }
+
+  #send(): void {
+    this.#timer = undefined;
+    const payload = this.#held;
+    this.#held = undefined;
+    if (payload === undefined || this.#stopped) return;
+    this.#last = Date.now();
     this.#chain = this.#chain
       .then(() => this.responder.editReply(finalizeReply(payload)))
       .catch((error: unknown) => this.ctx.logger.warn('progress edit failed', { error }));
-  };
-
-  settled(): Promise<void> {
-    return this.#chain;
   }
 }
+
+/** Discord rate-limits edits of one message; one a second keeps progress well clear of that. */
+const PROGRESS_INTERVAL_MS = 1000;
 
 async function runAutocomplete(
   incoming: AutocompleteIncoming,
@@ -191,15 +254,32 @@ async function runButton(
   incoming: ButtonIncoming,
   responder: Responder,
   ctx: DispatchContext,
-  state: { acknowledged: boolean; deferred: boolean; deferredPublicly: boolean },
+  state: Acknowledgement,
 ): Promise<void> {
   const found = ctx.commands.button(incoming.customId);
   if (!found) throw new UserError('unknown-button', 'This button no longer works; run the command again.');
-  checkAccess(found.handler.access, incoming, ctx, 'this button');
-  if (found.handler.rateLimited) checkRate(incoming.userId, ctx);
-  const result = await found.handler.execute(ctx, found.args, incoming);
-  if ('update' in result) await responder.update(finalizeReply(result.update));
-  else await responder.reply(finalizeReply(result.reply));
+  const { handler, args } = found;
+  checkAccess(handler.access, incoming, ctx, 'this button');
+  if (handler.rateLimited) checkRate(incoming.userId, ctx);
+  const progress = new ProgressEdits(responder, ctx);
+  const result: ButtonResult = await runDeferring(
+    handler.defer,
+    ctx,
+    progress,
+    async () => {
+      await responder.deferUpdate();
+      state.deferredUpdate = true;
+    },
+    () => handler.execute(ctx, args, incoming, progress.report),
+  );
+  if ('update' in result) {
+    const payload = finalizeReply(result.update);
+    // After a deferred update, `@original` is the button's message: the update becomes its edit.
+    await (state.deferredUpdate ? responder.editReply(payload) : responder.update(payload));
+  } else {
+    const payload = finalizeReply(result.reply);
+    await (state.deferredUpdate ? followUp(responder, payload) : responder.reply(payload));
+  }
   state.acknowledged = true;
 }
 

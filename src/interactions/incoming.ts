@@ -92,7 +92,8 @@ export interface AutocompleteChoice {
 /**
  * How a transport answers one interaction. Each transport implements it (discord.js, the HTTP
  * endpoint's response and webhook follow-ups, the console's printer). The dispatcher calls at most one
- * of `reply`, `defer`, `update`, `autocomplete` first, then `editReply` only after `defer`.
+ * of `reply`, `defer`, `deferUpdate`, `update`, `autocomplete` first, then `editReply` only after
+ * `defer` or `deferUpdate`.
  */
 export interface Responder {
   /** Answer with a new message (callback type 4). */
@@ -103,11 +104,18 @@ export interface Responder {
   editReply(payload: ReplyPayload): Promise<void>;
   /** Replace the message a button was pressed on (callback type 7). */
   update(payload: ReplyPayload): Promise<void>;
+  /**
+   * Acknowledge a button press now, leaving its message as it is (callback type 6); `editReply` then
+   * edits that message (webhook PATCH `@original`, which after a deferred update is the button's message,
+   * ephemeral or not) and a new message goes out as a follow-up.
+   */
+  deferUpdate(): Promise<void>;
   /** Answer an autocomplete request (callback type 8). */
   autocomplete(choices: AutocompleteChoice[]): Promise<void>;
   /**
    * Optional: send another message (webhook POST). With `deleteReply`, lets an error that happens
-   * after a public deferral still be answered privately.
+   * after a public deferral still be answered privately; after `deferUpdate`, carries a button's new
+   * message or its error (without it, the dispatcher calls `reply` again, which must then follow up).
    */
   followUp?(payload: ReplyPayload): Promise<void>;
   /** Optional: delete the deferred reply (webhook DELETE `@original`). */

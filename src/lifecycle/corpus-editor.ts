@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor, AuditLog } from './audit-log.ts';
 import type { CorpusStore, PreparedArticle, PreparedRemoval, Undo } from './corpus-store.ts';
-import type { EngineSlot, Reloader, ReloadOutcome } from './reloader.ts';
+import type { EngineSlot, Reloader, ReloadOutcome, ReloadProgress } from './reloader.ts';
 import { summarizeOutcome } from './reloader.ts';
 
 /** A change a moderator has previewed and may now confirm. */
@@ -22,6 +22,14 @@ export type EditOutcome =
   | { status: 'rolled-back'; kind: PendingChange['kind']; id: string; reload: ReloadOutcome }
   /** The confirmation is unknown, expired, or belongs to someone else. */
   | { status: 'expired' };
+
+/** Where a confirmed change is: being written (`reload` undefined), then reloading. */
+export interface ApplyProgress {
+  kind: PendingChange['kind'];
+  id: string;
+  fileName: string;
+  reload: ReloadProgress | undefined;
+}
 
 /** Options of {@link CorpusEditor}. */
 export interface CorpusEditorOptions {
@@ -80,19 +88,33 @@ export class CorpusEditor {
     return pending !== undefined;
   }
 
-  /** Applies a previewed change. Only the moderator who previewed it can confirm it, once. */
-  confirm(actor: Actor, token: string): Promise<EditOutcome> {
+  /**
+   * Applies a previewed change. Only the moderator who previewed it can confirm it, once.
+   * @param options.onProgress - hears which change is being applied, then where its reload is (a reload
+   * on a large corpus takes tens of seconds).
+   */
+  confirm(
+    actor: Actor,
+    token: string,
+    options: { onProgress?: (progress: ApplyProgress) => void } = {},
+  ): Promise<EditOutcome> {
     const pending = this.#take(actor, token);
     if (pending === undefined) return Promise.resolve({ status: 'expired' });
-    const run = this.#chain.then(() => this.#apply(actor, pending.change));
+    const run = this.#chain.then(() => this.#apply(actor, pending.change, options.onProgress));
     this.#chain = run.catch(() => undefined);
     return run;
   }
 
-  async #apply(actor: Actor, change: PendingChange): Promise<EditOutcome> {
+  async #apply(
+    actor: Actor,
+    change: PendingChange,
+    onProgress: ((progress: ApplyProgress) => void) | undefined,
+  ): Promise<EditOutcome> {
     const { store, reloader, slot, audit } = this.#options;
     const id = change.prepared.article.id;
     const versionBefore = slot.engine.version;
+    const step = { kind: change.kind, id, fileName: change.prepared.fileName };
+    onProgress?.({ ...step, reload: undefined });
     let undo: Undo;
     try {
       undo =
@@ -109,7 +131,12 @@ export class CorpusEditor {
       });
       throw error;
     }
-    const reload = await reloader.reload({ trigger: 'corpus-change', actor, queue: true });
+    const reload = await reloader.reload({
+      trigger: 'corpus-change',
+      actor,
+      queue: true,
+      onProgress: (progress) => onProgress?.({ ...step, reload: progress }),
+    });
     if (reload.status === 'reloaded') {
       await audit?.record({
         actor,

@@ -11,7 +11,7 @@ import type { ReplyPayload } from '../interactions/incoming.ts';
 import { code, metaLine } from '../interactions/render/citation.ts';
 import { escapeText } from '../interactions/render/escape.ts';
 import { fitText } from '../interactions/render/truncate.ts';
-import type { EditOutcome } from './corpus-editor.ts';
+import type { ApplyProgress, EditOutcome } from './corpus-editor.ts';
 import type { ReloadOutcome, ReloadProgress } from './reloader.ts';
 
 const PREVIEW_COLOUR = 0x5865f2;
@@ -102,13 +102,26 @@ export function renderEditOutcome(outcome: EditOutcome): ReplyPayload {
   }
 }
 
-/** The confirmation answered while a long reload is still running (its outcome goes to the audit log). */
-export function renderStillApplying(): ReplyPayload {
+/**
+ * The preview while a confirmed change is applied: its buttons gone (the change is under way), its
+ * article embed kept so the moderator still sees what is being applied, and where the work is.
+ */
+export function renderApplying(progress: ApplyProgress, preview: readonly APIEmbed[]): ReplyPayload {
+  const verb = { add: 'Adding', replace: 'Replacing', remove: 'Removing' }[progress.kind];
+  const step = progress.reload
+    ? describeReloadProgress(progress.reload)
+    : progress.kind === 'remove'
+      ? 'Removing the file…'
+      : 'Writing the file…';
   return {
-    content:
-      'Confirmed. The corpus is large, so the reload is still running; its outcome (applied, or undone if the ' +
-      'corpus is refused) will be in the audit log, and `/about` shows the version being served.',
-    embeds: [],
+    content: `${verb} ${code(progress.id)} (file ${code(progress.fileName)}); this message will show the outcome.\n${step}`,
+    // Only the parts this bot rendered: Discord's copy of an embed carries fields of its own.
+    embeds: preview.map(({ title, description, color, fields }) => ({
+      ...(title === undefined ? {} : { title }),
+      ...(description === undefined ? {} : { description }),
+      ...(color === undefined ? {} : { color }),
+      ...(fields === undefined ? {} : { fields }),
+    })),
     components: [],
   };
 }
@@ -154,7 +167,7 @@ export function describeReloadOutcome(outcome: ReloadOutcome): string {
   }
 }
 
-/** Interim text for a deferred reply while a reload runs. */
+/** Interim text while a reload runs. */
 export function describeReloadProgress(progress: ReloadProgress): string {
   switch (progress.phase) {
     case 'reading':

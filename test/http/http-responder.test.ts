@@ -117,6 +117,32 @@ describe('HttpResponder', () => {
     expect(webhooks.calls.map((call) => `${call.method} ${call.path}`)).toEqual([`PATCH ${ORIGINAL}`]);
   });
 
+  it('defers a button press with a deferred update (type 6), then PATCHes @original, the button’s message', async () => {
+    await responder.deferUpdate();
+    await responder.editReply({
+      content: 'Added `harbour`. @here',
+      components: [],
+      allowed_mentions: { parse: [AllowedMentionsTypes.Everyone] },
+    });
+    expect(responses).toEqual([{ type: 6 }]);
+    expect(webhooks.calls).toEqual([
+      {
+        method: 'PATCH',
+        path: ORIGINAL,
+        body: { content: 'Added `harbour`. @here', components: [], allowed_mentions: { parse: [] } },
+      },
+    ]);
+  });
+
+  it('takes a deferred update after its own automatic one as already done, and refuses one after a reply', async () => {
+    await responder.autoDefer('update');
+    await responder.deferUpdate();
+    expect(responses).toEqual([{ type: 6 }]);
+    const replied = new HttpResponder({ applicationId: APP, token: TOKEN, webhook, respond: async () => {} });
+    await replied.reply({ content: 'answered' });
+    await expect(replied.deferUpdate()).rejects.toThrow(/already answered/);
+  });
+
   it('refuses editReply before anything was sent, a caller bug', async () => {
     await expect(responder.editReply({ content: 'x' })).rejects.toThrow(
       /before the interaction was answered/,

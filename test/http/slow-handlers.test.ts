@@ -24,9 +24,20 @@ const slow: AnyCommand = {
     await sleep(300);
     return [{ name: 'Too late', value: 'late' }];
   },
+  buttons: {
+    'slow:apply': {
+      defer: 'always',
+      async execute(_ctx, _args, _press, progress) {
+        progress({ content: 'Applying @everyone…' });
+        await sleep(300);
+        return { update: { content: 'Applied.', components: [] } };
+      },
+    },
+  },
 };
 
 const reader = { userId: '500000000000000001' };
+const botAuthor = { id: ids.bot, username: 'newsdesk', discriminator: '0', global_name: null, avatar: null };
 
 describe('GIVEN handlers slower than the endpoint’s acknowledgement deadline', () => {
   const webhooks = new StandInWebhooks();
@@ -61,6 +72,26 @@ describe('GIVEN handlers slower than the endpoint’s acknowledgement deadline',
       path: `/api/v10/webhooks/${ids.application}/${raw.token}/messages/@original`,
       body: { content: 'Finally, the answer.', allowed_mentions: { parse: [] } },
     });
+  });
+
+  it('THEN a button that always defers is acknowledged with a deferred update, and its outcome edits the message by webhook', async () => {
+    const before = webhooks.calls.length;
+    const raw = button(userMessage('600000000000000002', 'Confirm?', botAuthor), 'slow:apply', reader);
+    expect(await interact(raw)).toEqual({ type: 6 });
+    const calls = (await webhooks.received(before + 2)).slice(before);
+    const original = `/api/v10/webhooks/${ids.application}/${raw.token}/messages/@original`;
+    expect(calls).toEqual([
+      {
+        method: 'PATCH',
+        path: original,
+        body: { content: 'Applying @everyone…', allowed_mentions: { parse: [] } },
+      },
+      {
+        method: 'PATCH',
+        path: original,
+        body: { content: 'Applied.', components: [], allowed_mentions: { parse: [] } },
+      },
+    ]);
   });
 
   it('THEN a slow autocomplete is answered with no choices rather than failing', async () => {

@@ -1,8 +1,8 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config.ts';
-import type { AnyCommand, Command } from '../../src/interactions/command.ts';
+import type { AnyCommand, Command, ProgressReporter } from '../../src/interactions/command.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import { APOLOGY, dispatchInteraction } from '../../src/interactions/dispatch.ts';
 import { UserError } from '../../src/interactions/errors.ts';
@@ -31,6 +31,9 @@ class Recorder implements Responder {
   }
   async update(payload: ReplyPayload) {
     this.calls.push(['update', payload]);
+  }
+  async deferUpdate() {
+    this.calls.push(['deferUpdate', {}]);
   }
   async autocomplete(choices: AutocompleteChoice[]) {
     this.calls.push(['autocomplete', choices]);
@@ -118,7 +121,71 @@ const commands: AnyCommand[] = [
       'count:mod': { access: 'moderators', execute: () => ({ reply: { content: 'mod button' } }) },
     },
   } satisfies Command<z.ZodObject<{ n: z.ZodNumber }>>,
+  {
+    data: builder('work'),
+    options: Empty,
+    execute: () => ({ content: 'work' }),
+    buttons: {
+      'work:steps': {
+        defer: 'always',
+        execute: async (_ctx, _args, _press, progress) => {
+          progress({ content: 'writing' });
+          progress({ content: 'reloading (throttled away)' });
+          await sleep(5);
+          return { update: { content: 'applied', components: [] } };
+        },
+      },
+      'work:quick-always': { defer: 'always', execute: () => ({ update: { content: 'quick' } }) },
+      'work:slow-page': {
+        execute: async (_ctx, _args, _press, progress) => {
+          progress({ content: 'before the deferral (dropped)' });
+          await sleep(60);
+          return { update: { content: 'slow page' } };
+        },
+      },
+      'work:slow-private': {
+        execute: async () => {
+          await sleep(60);
+          return { reply: { content: 'just for you', flags: 64 } };
+        },
+      },
+      'work:late-boom': {
+        defer: 'always',
+        execute: async (_ctx, _args, _press, progress) => {
+          progress({ content: 'reloading' });
+          await sleep(5);
+          throw new Error('disk on fire');
+        },
+      },
+      'work:slow-refuse': {
+        execute: async () => {
+          await sleep(60);
+          throw new UserError('gone', 'That change was already applied.');
+        },
+      },
+      'work:long': {
+        defer: 'always',
+        execute: async (_ctx, _args, _press, progress) => {
+          progress({ content: 'writing' });
+          progress({ content: 'reading (superseded)' });
+          progress({ content: 'indexing' });
+          await sleep(1500);
+          return { update: { content: 'applied' } };
+        },
+      },
+      'work:keeps-reporting': {
+        defer: 'always',
+        execute: (_ctx, _args, _press, progress) => {
+          lateProgress = progress;
+          return { update: { content: 'finished' } };
+        },
+      },
+    },
+  } satisfies Command<typeof Empty>,
 ];
+
+/** The progress reporter a button handler kept after returning, to report through it too late. */
+let lateProgress: ProgressReporter | undefined;
 
 function setup(env: Record<string, string> = {}) {
   const logger = memoryLogger();
@@ -328,5 +395,124 @@ describe('dispatchInteraction', () => {
       'interaction failed',
       'could not send the error reply',
     ]);
+  });
+});
+
+describe('dispatchInteraction for a button that defers', () => {
+  const press = (customId: string): IncomingInteraction => ({
+    ...base,
+    kind: 'button',
+    customId,
+    message: { id: 'm', content: 'preview', embeds: [] },
+  });
+  const steps = (calls: [string, unknown][]) =>
+    calls.map(([name, payload]) => `${name}:${(payload as ReplyPayload).content ?? ''}`);
+  /** A transport that can send follow-ups, as discord.js can. */
+  const withFollowUps = (recorder: Recorder) =>
+    Object.assign(recorder, {
+      async followUp(this: Recorder, payload: ReplyPayload) {
+        this.calls.push(['followUp', payload]);
+      },
+    });
+
+  it('with defer "always", acknowledges with a deferred update, shows throttled progress, then edits the message', async () => {
+    const { ctx, responder } = setup();
+    expect(await dispatchInteraction(press('work:steps'), responder, ctx)).toEqual({
+      name: 'work:steps',
+      outcome: 'ok',
+    });
+    expect(steps(responder.calls)).toEqual(['deferUpdate:', 'editReply:writing', 'editReply:applied']);
+    expect(responder.calls[2]![1]).toEqual({
+      content: 'applied',
+      components: [],
+      allowed_mentions: { parse: [] },
+    });
+    expect(responder.calls[1]![1]).toMatchObject({ allowed_mentions: { parse: [] } });
+  });
+
+  it('with defer "always", defers even a handler that is quick, and never answers with update', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(press('work:quick-always'), responder, ctx);
+    expect(steps(responder.calls)).toEqual(['deferUpdate:', 'editReply:quick']);
+  });
+
+  it('by default ("auto"), updates a quick button at once without deferring', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(press('count:again:2'), responder, ctx);
+    expect(steps(responder.calls)).toEqual(['update:again 2']);
+  });
+
+  it('by default, defers a button still running after deferAfterMs and applies its update as an edit', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(press('work:slow-page'), responder, ctx);
+    // Progress reported before the deferral has nothing to edit and is dropped.
+    expect(steps(responder.calls)).toEqual(['deferUpdate:', 'editReply:slow page']);
+    expect(responder.calls[1]![1]).toEqual({ content: 'slow page', allowed_mentions: { parse: [] } });
+  });
+
+  it('sends a reply that comes after a deferred update as a follow-up, keeping it private', async () => {
+    const { ctx } = setup();
+    const responder = withFollowUps(new Recorder());
+    await dispatchInteraction(press('work:slow-private'), responder, ctx);
+    expect(steps(responder.calls)).toEqual(['deferUpdate:', 'followUp:just for you']);
+    expect(flags(responder.calls[1]) & 64).toBe(64);
+    expect(responder.calls[1]![1]).toMatchObject({ allowed_mentions: { parse: [] } });
+  });
+
+  it('answers a failure after the deferral privately in a follow-up, leaving the button’s message alone', async () => {
+    const { ctx, logger } = setup();
+    const responder = withFollowUps(new Recorder());
+    expect(await dispatchInteraction(press('work:late-boom'), responder, ctx)).toEqual({
+      name: 'work:late-boom',
+      outcome: 'error',
+    });
+    expect(steps(responder.calls)).toEqual(['deferUpdate:', 'editReply:reloading', `followUp:${APOLOGY}`]);
+    expect(flags(responder.calls[2]) & 64).toBe(64);
+    expect(responder.calls[2]![1]).toMatchObject({ allowed_mentions: { parse: [] } });
+    expect(logger.events).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        message: 'interaction failed',
+        context: expect.objectContaining({ customId: 'work:late-boom' }),
+      }),
+    );
+  });
+
+  it('answers a refusal after an automatic deferral privately, through reply when the transport has no follow-ups', async () => {
+    const { ctx, responder } = setup();
+    expect(await dispatchInteraction(press('work:slow-refuse'), responder, ctx)).toEqual({
+      name: 'work:slow-refuse',
+      outcome: 'user-error',
+      code: 'gone',
+    });
+    expect(steps(responder.calls)).toEqual(['deferUpdate:', 'reply:That change was already applied.']);
+    expect(flags(responder.calls[1]) & 64).toBe(64);
+  });
+
+  it('holds progress that comes too soon and shows the latest once a second has passed', async () => {
+    vi.useFakeTimers();
+    try {
+      const { ctx, responder } = setup();
+      const dispatched = dispatchInteraction(press('work:long'), responder, ctx);
+      await vi.advanceTimersByTimeAsync(1600);
+      await dispatched;
+      expect(steps(responder.calls)).toEqual([
+        'deferUpdate:',
+        'editReply:writing',
+        'editReply:indexing',
+        'editReply:applied',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('drops progress reported after the handler has returned, so the final edit stays', async () => {
+    const { ctx, responder } = setup();
+    await dispatchInteraction(press('work:keeps-reporting'), responder, ctx);
+    lateProgress?.({ content: 'stale progress' });
+    await sleep(0);
+    expect(lateProgress).toBeDefined();
+    expect(steps(responder.calls)).toEqual(['deferUpdate:', 'editReply:finished']);
   });
 });

@@ -73,6 +73,7 @@ function recorder() {
     defer: async () => void sent.push({ kind: 'defer', payload: {} }),
     editReply: async (payload) => void sent.push({ kind: 'edit', payload }),
     update: async (payload) => void sent.push({ kind: 'update', payload }),
+    deferUpdate: async () => void sent.push({ kind: 'deferUpdate', payload: {} }),
     autocomplete: async (choices) =>
       void sent.push({ kind: 'autocomplete', payload: { content: JSON.stringify(choices) } }),
   };
@@ -171,7 +172,9 @@ describe('/corpus add', () => {
       /expired, was already used, or belongs to someone else/,
     );
     const done = await press(ALICE, [MODERATOR_ROLE], confirm!);
-    expect(done.sent[0]?.kind).toBe('update');
+    // Acknowledged at once, then the preview is edited: progress first, the outcome last.
+    expect(done.sent[0]?.kind).toBe('deferUpdate');
+    expect(done.sent.at(-1)?.kind).toBe('edit');
     expect(done.last().content).toMatch(/^Added `lighthouse-rescue`\.\nReloaded in/);
     expect(done.last().components).toEqual([]);
     expect(library.engine.answer('who rescued the stranded kayakers?').results[0]?.article).toBe(
@@ -233,6 +236,7 @@ describe('/corpus add', () => {
     await writeFile(`${folder}/broken.md`, '---\n---\n');
     const version = library.engine.version;
     const done = await press(ALICE, [MODERATOR_ROLE], buttonIds(preview.last())[0]!);
+    expect(done.sent.at(-1)?.kind).toBe('edit');
     expect(done.last().content).toMatch(
       /^The change to `lighthouse` was undone because the corpus could not be reloaded/,
     );
@@ -245,7 +249,7 @@ describe('/corpus add', () => {
 });
 
 describe('/corpus confirm on a slow reload', () => {
-  it('answers within Discord’s window and lets the change finish in the background, audited', async () => {
+  it('acknowledges at once, shows progress on the preview, and ends by editing it with the outcome', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -257,15 +261,47 @@ describe('/corpus confirm on a slow reload', () => {
       lifecycle: { audit: log, load: async (path: string) => gate.then(() => loadCorpus(path)) },
     });
     const preview = await add(ALICE, [MODERATOR_ROLE], upload('lighthouse.md', LIGHTHOUSE));
-    const started = Date.now();
-    const pressed = await press(ALICE, [MODERATOR_ROLE], buttonIds(preview.last())[0]!);
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(pressed.last().content).toMatch(
-      /^Confirmed\. The corpus is large, so the reload is still running/,
+    const r = recorder();
+    const pressed = dispatchInteraction(
+      {
+        kind: 'button',
+        customId: buttonIds(preview.last())[0]!,
+        message: { id: '1', content: preview.last().content ?? '', embeds: preview.last().embeds ?? [] },
+        ...member(ALICE, [MODERATOR_ROLE]),
+      },
+      r.responder,
+      ctx,
     );
+    // The reload waits on the gate: the press is acknowledged and the preview shows where it is.
+    await vi.waitFor(
+      () => expect(r.sent.map((s) => s.payload.content ?? '').join('\n')).toContain('Reading and validating'),
+      { timeout: 3000 },
+    );
+    expect(r.sent[0]?.kind).toBe('deferUpdate');
+    const [writing, reading] = r.sent.slice(1);
+    expect(writing?.kind).toBe('edit');
+    expect(writing?.payload.content).toBe(
+      'Adding `lighthouse` (file `lighthouse.md`); this message will show the outcome.\nWriting the file…',
+    );
+    // The buttons are gone, the article being added is still shown.
+    expect(writing?.payload.components).toEqual([]);
+    expect(writing?.payload.embeds?.[0]?.title).toBe(preview.last().embeds?.[0]?.title);
+    expect(writing?.payload.allowed_mentions).toEqual({ parse: [] });
+    expect(reading?.payload.content).toMatch(/\nReading and validating the corpus…$/);
     expect(audit).toEqual([]);
+
     release();
-    await vi.waitFor(() => expect(audit.map((entry) => entry.action)).toEqual(['reload', 'add']));
+    expect(await pressed).toEqual({ name: 'corpus:confirm', outcome: 'ok' });
+    const final = r.sent.at(-1)!;
+    expect(final.kind).toBe('edit');
+    expect(final.payload.content).toMatch(/^Added `lighthouse`\.\nReloaded in .* s: version `/);
+    expect(final.payload.content).toContain('Added (1): `lighthouse`');
+    expect(final.payload).toMatchObject({ embeds: [], components: [], allowed_mentions: { parse: [] } });
+    expect(r.sent.map((s) => s.kind)).not.toContain('reply');
+    expect(audit.map((entry) => [entry.action, entry.outcome])).toEqual([
+      ['reload', 'ok'],
+      ['add', 'ok'],
+    ]);
     expect((ctx.library as Library).engine.article('lighthouse')).toBeDefined();
   });
 });

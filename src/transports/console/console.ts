@@ -38,6 +38,10 @@ class ConsoleResponder implements Responder {
     this.show(payload);
   }
 
+  async deferUpdate(): Promise<void> {
+    this.print(this.palette.dim('working…'));
+  }
+
   async autocomplete(choices: AutocompleteChoice[]): Promise<void> {
     this.print(
       choices.length === 0

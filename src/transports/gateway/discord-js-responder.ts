@@ -48,6 +48,13 @@ export class DiscordJsResponder implements Responder {
     await this.interaction.update(body(payload));
   }
 
+  async deferUpdate(): Promise<void> {
+    if (!this.interaction.isButton())
+      throw new Error('DiscordJsResponder: deferUpdate() is only for buttons');
+    // discord.js then points `editReply` at the button's message and `followUp` at a new one.
+    await this.interaction.deferUpdate();
+  }
+
   async autocomplete(choices: AutocompleteChoice[]): Promise<void> {
     if (!this.interaction.isAutocomplete())
       throw new Error('DiscordJsResponder: autocomplete() is only for autocomplete');

@@ -28,6 +28,8 @@ export class HttpResponder implements Responder {
   #first: FirstResponse | undefined;
   /** Set when `autoDefer` acknowledged for the caller: its later reply is an edit, not a follow-up. */
   #autoDeferred = false;
+  /** Set once a button press was acknowledged with a deferred update (type 6), by the caller or `autoDefer`. */
+  #updateDeferred = false;
   /**
    * The message that `editReply` edits: the original response, or the follow-up that replaced it
    * when an automatic public deferral was followed by a private answer.
@@ -89,6 +91,17 @@ export class HttpResponder implements Responder {
     await webhook.editOriginal(applicationId, token, safe(payload));
   }
 
+  /** A deferred update (type 6) as the HTTP response; later edits PATCH `@original`, the button's message. */
+  async deferUpdate(): Promise<void> {
+    if (this.#first !== undefined) {
+      // `autoDefer('update')` already acknowledged the press the same way for the caller.
+      if (this.#updateDeferred) return;
+      throw new Error('Newsdesk: deferUpdate() after the interaction was already answered');
+    }
+    this.#updateDeferred = true;
+    return this.#respond('deferred', { type: InteractionResponseType.DeferredMessageUpdate });
+  }
+
   async autocomplete(choices: AutocompleteChoice[]): Promise<void> {
     if (this.#first !== undefined) return; // Too late: Discord has already been told there are none.
     return this.#respond('autocompleted', {
@@ -107,7 +120,7 @@ export class HttpResponder implements Responder {
     if (kind === 'autocomplete') return this.autocomplete([]);
     if (kind === 'update') {
       // `@original` is now the button's message: a later `update` edits it, a `reply` follows up.
-      return this.#respond('deferred', { type: InteractionResponseType.DeferredMessageUpdate });
+      return this.deferUpdate();
     }
     this.#autoDeferred = true;
     return this.#respond('deferred', {

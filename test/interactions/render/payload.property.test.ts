@@ -215,6 +215,7 @@ class RecordingResponder implements Responder {
     this.payloads.push(payload);
   }
   async defer() {}
+  async deferUpdate() {}
   async editReply(payload: ReplyPayload) {
     this.payloads.push(payload);
   }
