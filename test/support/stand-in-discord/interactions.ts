@@ -86,6 +86,25 @@ export function chatInput(
   } as APIChatInputApplicationCommandInteraction;
 }
 
+/** A subcommand as Discord delivers it: `/corpus remove id:...`. */
+export function chatInputSubcommand(
+  name: string,
+  subcommand: string,
+  options: Record<string, string | number | boolean>,
+  sender: Sender,
+): APIChatInputApplicationCommandInteraction {
+  return {
+    ...common(sender),
+    type: 2,
+    data: {
+      id: `cmd-${name}`,
+      name,
+      type: 1,
+      options: [{ name: subcommand, type: 1, options: basicOptions(options) }],
+    },
+  } as APIChatInputApplicationCommandInteraction;
+}
+
 /** The user typing in an autocompleted option `focused`. */
 export function autocomplete(
   name: string,

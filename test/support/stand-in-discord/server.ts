@@ -32,7 +32,10 @@ export interface Callback {
 /** What the bot answered to one interaction, as it arrives. */
 export class Exchange {
   readonly callbacks: Callback[] = [];
-  /** Bodies of `PATCH /webhooks/{app}/{token}/messages/@original`. */
+  /**
+   * Bodies of `PATCH /webhooks/{app}/{token}/messages/@original`: edits of the deferred reply, or after
+   * a deferred update (type 6) of the message the button is on.
+   */
   readonly edits: Record<string, unknown>[] = [];
   /** Bodies of `POST /webhooks/{app}/{token}` (follow-up messages). */
   readonly followups: Record<string, unknown>[] = [];
@@ -341,8 +344,12 @@ export class StandInDiscord {
     if (!exchange) return;
     exchange.callbacks.push(callback);
     if (callback.type === 4) exchange.message = this.#store(undefined, callback.data ?? {});
-    if (callback.type === 7 && 'message' in exchange.interaction && exchange.interaction.message) {
-      this.#store(exchange.interaction.message.id, callback.data ?? {});
+    const pressed = 'message' in exchange.interaction ? exchange.interaction.message : undefined;
+    if (callback.type === 7 && pressed) this.#store(pressed.id, callback.data ?? {});
+    // A deferred update (type 6) leaves the message as it is; `@original` is then that message.
+    if (callback.type === 6 && pressed) {
+      if (!this.messages.has(pressed.id)) this.messages.set(pressed.id, pressed);
+      exchange.message = this.messages.get(pressed.id);
     }
     exchange.notify();
   }

@@ -8,6 +8,7 @@ import { Library } from '../../../src/library.ts';
 import { runConsole } from '../../../src/transports/console/console.ts';
 import { type ConsoleIdentity, parseLine } from '../../../src/transports/console/parse-line.ts';
 import { COLOUR, markdown, PLAIN } from '../../../src/transports/console/render-text.ts';
+import { copyOfBundledCorpus } from '../../lifecycle/fixtures/temp-corpus.ts';
 
 const identity: ConsoleIdentity = {
   userId: 'console',
@@ -80,6 +81,27 @@ describe('the local console', () => {
     ]);
     expect(out).toContain('passages answer that message:');
     expect(out).toContain('calais-mayor-threatens-to-open-borders');
+  });
+
+  it('applies a confirmed /corpus change after "working…", printing its progress and then its outcome', async () => {
+    const { corpus, cleanup } = await copyOfBundledCorpus();
+    try {
+      const editable = createDispatchContext({
+        library: await Library.open(corpus),
+        config: loadConfig({}),
+        logger: memoryLogger(),
+      });
+      const out = await session(editable, [
+        '/corpus remove id:teteghem-mayor-threatened-with-gun',
+        '/press 1',
+      ]);
+      const afterPress = out.slice(out.indexOf('working…'));
+      expect(afterPress).toMatch(/^working…\nRemoving teteghem-mayor-threatened-with-gun \(file /);
+      expect(afterPress).toContain('Removed teteghem-mayor-threatened-with-gun.\nReloaded in');
+      expect(editable.library.engine.article('teteghem-mayor-threatened-with-gun')).toBeUndefined();
+    } finally {
+      await cleanup();
+    }
   });
 
   it('renders markdown as terminal styles, and escapes as the characters they protect', () => {
