@@ -11,6 +11,7 @@ import {
   renderCancelled,
   renderEditOutcome,
   renderRemovePreview,
+  renderWriteRefused,
 } from '../src/lifecycle/corpus-replies.ts';
 import { CorpusStoreError } from '../src/lifecycle/corpus-store.ts';
 import { AttachmentDownloadError, downloadAttachment } from '../src/lifecycle/download-attachment.ts';
@@ -96,12 +97,17 @@ export default {
       defer: 'always',
       async execute(ctx, args, interaction, progress) {
         const lifecycle = requireLifecycle(ctx);
-        const outcome = await withUserErrors(() =>
-          lifecycle.editor.confirm(actorOf(interaction), args.join(':'), {
+        try {
+          const outcome = await lifecycle.editor.confirm(actorOf(interaction), args.join(':'), {
             onProgress: (step) => progress(renderApplying(step, interaction.message.embeds)),
-          }),
-        );
-        return { update: renderEditOutcome(outcome) };
+          });
+          return { update: renderEditOutcome(outcome) };
+        } catch (error) {
+          // A refused write is this confirmation's outcome: it replaces the preview (already showing
+          // "Writing the file…") rather than leaving it stale beside a separate error message.
+          if (error instanceof CorpusStoreError) return { update: renderWriteRefused(error.message) };
+          throw error;
+        }
       },
     },
     [CORPUS_BUTTONS.cancel]: {

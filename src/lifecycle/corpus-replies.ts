@@ -126,6 +126,11 @@ export function renderApplying(progress: ApplyProgress, preview: readonly APIEmb
   };
 }
 
+/** A confirmed change the store refused to write (the file vanished, another appeared); nothing changed. */
+export function renderWriteRefused(reason: string): ReplyPayload {
+  return { content: `Nothing was changed: ${escapeText(reason)}`, embeds: [], components: [] };
+}
+
 /** The cancelled preview. */
 export function renderCancelled(): ReplyPayload {
   return { content: 'Cancelled; nothing was changed.', embeds: [], components: [] };

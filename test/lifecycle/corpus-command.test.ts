@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -346,5 +346,26 @@ describe('/corpus remove', () => {
     );
     expect(library.engine.article(id)).toBeUndefined();
     expect(await readdir(folder)).toHaveLength(2);
+  });
+
+  it('edits the preview with the refusal when the file is already gone at confirmation', async () => {
+    const id = 'teteghem-mayor-threatened-with-gun';
+    const preview = await run({
+      kind: 'chat-input',
+      commandName: 'corpus',
+      options: { subcommand: 'remove', id },
+      ...member(ALICE, [MODERATOR_ROLE]),
+    });
+    await rm(`${folder}/${id}.md`);
+    const done = await press(ALICE, [MODERATOR_ROLE], buttonIds(preview.last())[0]!);
+    expect(done.outcome.outcome).toBe('ok');
+    expect(done.sent.map((s) => s.kind)).toEqual(['deferUpdate', 'edit', 'edit']);
+    expect(done.last()).toEqual({
+      content: `Nothing was changed: The file of "${id}" is already gone.`,
+      embeds: [],
+      components: [],
+      allowed_mentions: { parse: [] },
+    });
+    expect(audit.at(-1)).toMatchObject({ action: 'remove', outcome: 'refused', target: id });
   });
 });
