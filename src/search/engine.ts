@@ -399,20 +399,14 @@ export class Engine {
         .map((hit) => String(hit.id)),
     );
     const pool = Math.max(w.candidates, wanted);
-    const chosen = new Map<string, SearchResult | undefined>();
-    for (const hit of hits.slice(0, pool)) chosen.set(String(hit.id), hit);
-    const hitOf = new Map(hits.map((hit) => [String(hit.id), hit]));
-    for (const id of topArticles) {
-      if (articleId !== undefined && id !== articleId) continue;
-      for (const passage of this.byArticleId.get(id)?.passages ?? [])
-        chosen.set(passage.id, hitOf.get(passage.id));
-    }
+    // (A passage without any searched word could only pass the coverage floor on common words.)
+    const chosen = hits.filter((hit, rank) => rank < pool || topArticles.has(articleOf(String(hit.id))));
     const candidates: (Candidate & { tokens: Token[] | undefined })[] = [];
-    for (const [citation, hit] of chosen) {
-      const located = this.byCitation.get(citation);
+    for (const hit of chosen) {
+      const located = this.byCitation.get(String(hit.id));
       if (!located) continue;
-      const matchedTerms = new Map((hit?.terms ?? []).map((term) => [term, this.weight(term)]));
-      const inPassage = new Set(hit?.queryTerms);
+      const matchedTerms = new Map(hit.terms.map((term) => [term, this.weight(term)]));
+      const inPassage = new Set(hit.queryTerms);
       let tokens: Token[] | undefined;
       if (common.length > 0) {
         tokens = tokenize(located.passage.text);
@@ -432,7 +426,7 @@ export class Engine {
       if (!holdsAnswerType && (type === 'quantity' || type === 'time') && w.requireQuantityAndTime) continue;
       const articleShare = (articleHit?.score ?? 0) / topArticleScore;
       const score =
-        (hit?.score ?? 0) / topPassageScore +
+        hit.score / topPassageScore +
         w.article * articleShare +
         w.coverage * passageCoverage +
         (w.lead * articleShare ** w.leadArticlePower) / (1 + located.passage.index) +
@@ -551,6 +545,10 @@ function nameTerms(question: string): Set<string> {
     if (token.position > 0 && /^\p{Lu}/u.test(question.slice(token.start, token.end))) names.add(token.term);
   }
   return names;
+}
+
+function articleOf(citation: string): string {
+  return citation.slice(0, citation.indexOf('#'));
 }
 
 function clamp(value: number, min: number, max: number): number {
