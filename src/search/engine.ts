@@ -351,14 +351,7 @@ export class Engine {
     wanted: number,
   ): Candidate[] {
     const w = this.ranking;
-    // MiniSearch scores every passage holding any searched term, so a question of common words ("said",
-    // "police") would score much of a large corpus. Within a budget of postings all terms are searched;
-    // past it the most common are left out of the search, and still count wherever they appear in a
-    // candidate (below). Small corpora never reach the budget.
-    const selective = [...terms].sort((a, b) => this.df(a) - this.df(b));
-    let postings = selective.reduce((sum, term) => sum + this.df(term), 0);
-    while (selective.length > 1 && postings > w.postingBudget) postings -= this.df(selective.pop()!);
-    const common = terms.filter((term) => !selective.includes(term));
+    const { selective, common } = this.splitByCost(terms);
 
     const names = nameTerms(question);
     const options: SearchOptions = {
@@ -451,6 +444,20 @@ export class Engine {
     return candidates.sort((a, b) => b.score - a.score);
   }
 
+  /**
+   * MiniSearch scores every passage holding any searched term, so a question of common words ("said",
+   * "police") would score much of a large corpus. Within a budget of postings all terms are searched;
+   * past it the most common are left out of the search (`common`), and still count wherever they appear
+   * in a candidate. Small corpora never reach the budget.
+   */
+  private splitByCost(terms: readonly string[]): { selective: string[]; common: string[] } {
+    const selective = [...terms].sort((a, b) => this.df(a) - this.df(b));
+    let postings = selective.reduce((sum, term) => sum + this.df(term), 0);
+    while (selective.length > 1 && postings > this.ranking.postingBudget)
+      postings -= this.df(selective.pop()!);
+    return { selective, common: terms.filter((term) => !selective.includes(term)) };
+  }
+
   private df(term: string): number {
     return this.documentFrequency.get(term) ?? 0;
   }
@@ -460,7 +467,7 @@ export class Engine {
     const terms = [...new Set(analyze(question.slice(0, MAX_QUESTION_CHARS)))].slice(0, MAX_QUESTION_TERMS);
     if (terms.length === 0) return [];
     return this.articleIndex
-      .search(terms.join(' '), { ...this.searchOptions(), boost: { title: 2 } })
+      .search(this.splitByCost(terms).selective.join(' '), { ...this.searchOptions(), boost: { title: 2 } })
       .slice(0, limit)
       .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
   }
