@@ -21,6 +21,8 @@ const COMBINING_MARKS = /\p{M}+/gu;
  * made plain. Length is not preserved; fold words, not whole texts whose offsets matter.
  */
 export function fold(word: string): string {
+  // Most words of English news are plain ASCII, which Unicode normalization would only slow down.
+  if (/^[\x20-\x7e]*$/.test(word)) return word.toLowerCase().replace(/`/g, "'");
   return word
     .normalize('NFKD')
     .replace(COMBINING_MARKS, '')
