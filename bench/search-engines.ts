@@ -1,5 +1,13 @@
-// `npm run bench`: this project's engine against MiniSearch (defaults), lunr, FlexSearch and Orama on the
-// same passages at three corpus sizes. See bench/README section in the report it prints, and issue 6.
+/**
+ * `npm run bench` (issue 6): this project's engine against MiniSearch (defaults), lunr, FlexSearch and
+ * Orama on the same passages at three corpus sizes. Each engine and size is measured alone in a fresh
+ * child process (bench/lib/engine-process.ts), one after another, never two at once.
+ *
+ *   npm run bench                                  everything, within about 10 minutes
+ *   npm run bench -- --max-passages 60000          the two smaller sizes
+ *   npm run bench -- --engines newsdesk,lunr --questions 300   a quick look
+ *   npm run --silent bench -- --json > bench.json  one JSON document on stdout
+ */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
