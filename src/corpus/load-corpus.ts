@@ -1,12 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { TimeSlicer, yieldToEventLoop } from '../event-loop.ts';
 import type { Article, Corpus } from './article.ts';
 import { ARTICLE_EXTENSIONS, buildArticle, makeCorpusAsync, parseArticleFile } from './parse-article.ts';
 import { CorpusError, type CorpusProblem } from './problems.ts';
 
 export { makeCorpus, makeCorpusAsync, parseArticleFile } from './parse-article.ts';
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export { CorpusError, type CorpusProblem, formatProblem } from './problems.ts';
 
@@ -37,16 +36,15 @@ async function decode(file: string, bytes: Uint8Array): Promise<string> {
   return parts.join('');
 }
 
-/** Records parsed between two yields to the event loop, so a large import does not stall the bot. */
-const RECORDS_PER_SLICE = 500;
-
 /** Parses a JSON Lines file of `{id, title, text, ...}` records into articles, or lists every problem. */
 export async function parseJsonl(file: string, text: string): Promise<Article[]> {
   const articles: Article[] = [];
   const problems: CorpusProblem[] = [];
+  // A large import must not stall the bot: parse in slices of a few milliseconds.
+  const slicer = new TimeSlicer();
   let lineStart = 0;
   for (let i = 0; lineStart <= text.length; i++) {
-    if (i % RECORDS_PER_SLICE === RECORDS_PER_SLICE - 1) await yieldToEventLoop();
+    await slicer.pause();
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd < 0) lineEnd = text.length;
     const line = text.slice(lineStart, lineEnd);

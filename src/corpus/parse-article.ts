@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import type { z } from 'zod';
+import { TimeSlicer } from '../event-loop.ts';
 import type { Article, ArticleMeta, Corpus } from './article.ts';
 import { chunkArticle } from './chunk.ts';
 import { readFrontMatter } from './front-matter.ts';
@@ -152,12 +153,13 @@ export function makeCorpus(articles: Article[]): Corpus {
   return { articles, version: hash.digest('hex').slice(0, 12) };
 }
 
-/** `makeCorpus` yielding to the event loop every few hundred articles, for large corpora during a reload. */
+/** `makeCorpus` in slices of a few milliseconds, for large corpora during a reload. */
 export async function makeCorpusAsync(articles: Article[]): Promise<Corpus> {
   const hash = createHash('sha256');
-  for (const [i, article] of articles.entries()) {
+  const slicer = new TimeSlicer();
+  for (const article of articles) {
     hashArticle(hash, article);
-    if (i % 500 === 499) await new Promise<void>((resolve) => setImmediate(resolve));
+    await slicer.pause();
   }
   return { articles, version: hash.digest('hex').slice(0, 12) };
 }

@@ -1,5 +1,5 @@
 import type { Article, Corpus } from '../corpus/article.ts';
-import { yieldToEventLoop } from './yield.ts';
+import { yieldToEventLoop } from '../event-loop.ts';
 
 /** Which articles a new corpus adds, removes and changes, by id. */
 export interface CorpusDiff {

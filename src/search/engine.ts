@@ -5,6 +5,7 @@ import MiniSearch, {
   type SearchResult,
 } from 'minisearch';
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
+import { TimeSlicer } from '../event-loop.ts';
 import { analyze, fold, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
@@ -88,8 +89,6 @@ interface Candidate {
   matchedTerms: Map<string, number>;
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * The search core: a MiniSearch index of passages and one of whole articles over one immutable corpus.
  * An engine never changes once built; a reload builds a new one and swaps it in.
@@ -143,22 +142,19 @@ export class Engine {
    * heartbeats and other users' questions are served during a reload.
    */
   static async buildAsync(corpus: Corpus, options: BuildOptions = {}): Promise<Engine> {
-    const sliceMs = options.sliceMs ?? 8;
+    const slicer = new TimeSlicer(options.sliceMs ?? 8);
     const sliceSize = options.sliceSize ?? Number.POSITIVE_INFINITY;
     const builder = new IndexBuilder();
     const total = corpus.articles.length;
-    let done = 0;
-    while (done < total) {
-      const sliceStart = performance.now();
-      let inSlice = 0;
-      while (done < total && inSlice < sliceSize && performance.now() - sliceStart < sliceMs) {
-        builder.add(corpus.articles[done]!);
-        done++;
-        inSlice++;
-      }
-      options.onProgress?.(done, total);
-      await yieldToEventLoop();
+    let inSlice = 0;
+    for (const [i, article] of corpus.articles.entries()) {
+      builder.add(article);
+      if (++inSlice < sliceSize && !slicer.due) continue;
+      options.onProgress?.(i + 1, total);
+      inSlice = 0;
+      await slicer.yield();
     }
+    if (inSlice > 0) options.onProgress?.(total, total);
     return Engine.fromBuilder(corpus, builder, options);
   }
 
@@ -196,9 +192,10 @@ export class Engine {
     const passages = await MiniSearch.loadJSAsync(json.passages, PASSAGE_INDEX);
     const articles = await MiniSearch.loadJSAsync(json.articles, ARTICLE_INDEX);
     const lookup = new CorpusLookup();
-    for (const [i, article] of corpus.articles.entries()) {
+    const slicer = new TimeSlicer();
+    for (const article of corpus.articles) {
       lookup.add(article);
-      if (i % 2000 === 1999) await yieldToEventLoop();
+      await slicer.pause();
     }
     return new Engine(corpus, passages, articles, new Map(json.documentFrequency), lookup, options.ranking);
   }
