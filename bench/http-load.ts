@@ -31,7 +31,7 @@ const warmup = Number(flags.warmup);
 const connections = Number(flags.connections);
 const FORGE_EVERY = 20;
 /** Generous ceilings on throughput, to pre-sign enough distinct requests (a repeat would be a replay). */
-const MAX_RPS = { bare: 9_000, ask: 2_500, seed: 6_000 };
+const MAX_RPS = { bare: 20_000, ask: 2_500, seed: 8_000 };
 /** The seed-corpus row only shows what the transport and commands cost without the scale. */
 const seedDuration = Math.min(duration, 5);
 
