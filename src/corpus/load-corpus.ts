@@ -20,35 +20,38 @@ const JSONL_FIELDS = ['title', 'publisher', 'url', 'published', 'author', 'langu
 /** Bytes decoded between two yields to the event loop: a 20 MB newswire dump must not stall the bot. */
 const DECODE_SLICE_BYTES = 1 << 20;
 
-async function decode(file: string, bytes: Uint8Array): Promise<string> {
+/**
+ * Decodes a file strictly as UTF-8, so that one in another encoding is refused instead of quoted
+ * garbled, into its lines. Slice by slice, and into lines rather than one string: joining a 20 MB
+ * dump into one string alone blocks for longer than a heartbeat can wait.
+ */
+async function decodeLines(file: string, bytes: Uint8Array): Promise<string[]> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const parts: string[] = [];
+  const lines: string[] = [];
+  let partial = '';
   try {
     for (let at = 0; at < bytes.length; at += DECODE_SLICE_BYTES) {
       const end = Math.min(bytes.length, at + DECODE_SLICE_BYTES);
-      parts.push(decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length }));
+      const slice = (partial + decoder.decode(bytes.subarray(at, end), { stream: true })).split('\n');
+      partial = slice.pop() ?? '';
+      for (const line of slice) lines.push(line);
       if (end < bytes.length) await yieldToEventLoop();
     }
-    parts.push(decoder.decode());
+    lines.push(partial + decoder.decode());
   } catch {
     throw new CorpusError([{ file, line: 1, message: 'file is not valid UTF-8 text' }]);
   }
-  return parts.join('');
+  return lines;
 }
 
-/** Parses a JSON Lines file of `{id, title, text, ...}` records into articles, or lists every problem. */
-export async function parseJsonl(file: string, text: string): Promise<Article[]> {
+/** Parses the lines of a JSON Lines file of `{id, title, text, ...}` records, or lists every problem. */
+export async function parseJsonl(file: string, lines: readonly string[]): Promise<Article[]> {
   const articles: Article[] = [];
   const problems: CorpusProblem[] = [];
   // A large import must not stall the bot: parse in slices of a few milliseconds.
   const slicer = new TimeSlicer();
-  let lineStart = 0;
-  for (let i = 0; lineStart <= text.length; i++) {
+  for (const [i, line] of lines.entries()) {
     await slicer.pause();
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = text.length;
-    const line = text.slice(lineStart, lineEnd);
-    lineStart = lineEnd + 1;
     if (line.trim() === '') continue;
     const lineNumber = i + 1;
     let record: unknown;
@@ -101,11 +104,10 @@ export async function parseJsonl(file: string, text: string): Promise<Article[]>
 }
 
 async function readSource(path: string, name: string): Promise<Article[]> {
-  // Strict UTF-8, so that a file in another encoding is refused instead of quoted garbled.
-  const text = await decode(name, await readFile(path));
+  const lines = await decodeLines(name, await readFile(path));
   return extname(name).toLowerCase() === '.jsonl'
-    ? await parseJsonl(name, text)
-    : [parseArticleFile(name, text)];
+    ? await parseJsonl(name, lines)
+    : [parseArticleFile(name, lines.join('\n'))];
 }
 
 /**
