@@ -1,9 +1,14 @@
 /** What kind of fact a question asks for, read from its wording. */
-export type AnswerType = 'person' | 'quantity' | 'time' | 'place' | 'other';
+export type AnswerType = 'person' | 'money' | 'quantity' | 'time' | 'place' | 'other';
+
+// "How much did the migrant pay?" asks for a sum of money, not for any number in the story.
+const MONEY_QUESTION =
+  /\b(?:how much|what (?:amount|price|sum|fee|fare))\b.*\b(?:pay|paid|pays|cost|costs|spen[dt]|spends|charg\w*|price|fees?|fares?|money|worth|earn\w*|rais\w*|fund\w*|budget|salary|wages?|bribe|ransom|dollars|pounds|euros)\b|\b(?:how much|what) (?:money|did .* (?:pay|cost|spend))/;
 
 /** Reads the answer type from the question's opening words ("who", "how much", "when", "where"). */
 export function answerTypeOf(question: string): AnswerType {
   const q = question.toLowerCase();
+  if (MONEY_QUESTION.test(q)) return 'money';
   if (
     /\b(?:how (?:much|many|long|far|old|big|large|often)|what (?:amount|number|percentage|price|sum)|cost)\b/.test(
       q,
@@ -30,7 +35,11 @@ const PERSON =
   /(?:\b(?:Mr|Mrs|Ms|Dr|President|Mayor|Minister|Sen|Gov|Prof)\.?\s+\p{Lu}|\p{Lu}[\p{Ll}'’-]+\s+\p{Lu}[\p{Ll}'’-]+)/u;
 const PLACE = /\b(?:in|at|from|near|to)\s+(?:the\s+)?\p{Lu}[\p{Ll}-]+/u;
 
+const MONEY =
+  /(?:[$£€¥]\s?\d|\d[\d,.]*\s*(?:million|billion|mln|bn|m\b|k\b)?\s*(?:dollars|pounds|euros|dlrs|cents|pence|yen|francs|rupees)|\b(?:dollars|pounds|euros)\b)/i;
+
 const PATTERNS: Record<Exclude<AnswerType, 'other'>, RegExp> = {
+  money: new RegExp(MONEY.source, 'gi'),
   person: new RegExp(PERSON.source, 'gu'),
   quantity: new RegExp(QUANTITY.source, 'gi'),
   time: new RegExp(TIME.source, 'gi'),

@@ -413,7 +413,13 @@ export class Engine {
       if (passageCoverage < w.minPassageCoverage || articleCoverage < w.minArticleCoverage) continue;
       const holdsAnswerType = mentionsAnswerType(located.passage.text, type, isKnown);
       // "How many people live in Dunkirk?" is not answered by a passage about Dunkirk without a number.
-      if (!holdsAnswerType && (type === 'quantity' || type === 'time') && w.requireQuantityAndTime) continue;
+      if (
+        !holdsAnswerType &&
+        (type === 'money' || type === 'quantity' || type === 'time') &&
+        w.requireQuantityAndTime
+      ) {
+        continue;
+      }
       const articleShare = (articleHit?.score ?? 0) / topArticleScore;
       const score =
         hit.score / topPassageScore +

@@ -48,6 +48,9 @@ describe('answers from the seed corpus', () => {
     const [best] = engine.answer('How much did the migrant pay to travel from Syria?').results;
     expect(best?.citation).toBe(`${TETEGHEM}#5`);
     expect(best?.quote).toContain('$18,000');
+    // A sum of money, not just any number: not "150,000 migrants have crossed the Mediterranean".
+    const [paid] = engine.answer('how much did the migrant pay to cross?').results;
+    expect(paid?.citation).toBe(`${TETEGHEM}#5`);
     const [jungle] = engine.answer('How much do smugglers charge migrants at the Jungle?').results;
     expect(jungle?.quote).toContain('€7,000 (£5,000)');
     expect(jungle?.publisher).toBe('The Telegraph');
