@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { IRREGULAR_VERBS } from './irregular-verbs.ts';
 import { STOP_WORDS } from './stop-words.ts';
 
 /** A term of a text with where its word stands, for highlighting and proximity. */
@@ -31,7 +32,7 @@ export function fold(word: string): string {
 }
 
 function stem(word: string): string {
-  return /\d/.test(word) || word.length <= 3 ? word : stemmer(word);
+  return /\d/.test(word) ? word : stemmer(word);
 }
 
 // Folding and stemming are the costliest steps of analysis, and news repeats its words: each raw word's
@@ -66,7 +67,7 @@ function analyzeWord(raw: string): string[] {
   const parts = word.split('-').map((part) => part.replace(/'/g, ''));
   const terms: string[] = [];
   for (const part of parts) {
-    if (part.length > 0 && !STOP_WORDS.has(part)) terms.push(stem(part));
+    if (part.length > 0 && !STOP_WORDS.has(part)) terms.push(stem(IRREGULAR_VERBS.get(part) ?? part));
   }
   if (parts.length > 1) {
     const whole = parts.join('');

@@ -40,7 +40,7 @@ export const MAX_LIMIT = 10;
  * Bumped whenever analysis or index layout changes, so a persisted index built by an older version is
  * rebuilt instead of trusted.
  */
-export const ANALYSIS_VERSION = 3;
+export const ANALYSIS_VERSION = 4;
 
 const joinTerms = (text: string) => analyze(text).join(' ');
 const splitTerms = (text: string) => (text === '' ? [] : text.split(' '));

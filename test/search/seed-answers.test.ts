@@ -56,6 +56,12 @@ describe('answers from the seed corpus', () => {
     expect(jungle?.publisher).toBe('The Telegraph');
   });
 
+  it('meets a question in the present with reporting in the past: "What did Ludovic say?"', () => {
+    const [first] = engine.answer('What did Ludovic say?').results;
+    expect(first?.citation).toBe(`${TELEGRAPH}#22`);
+    expect(first?.passage).toMatch(/^Ludovic, whose house in western Calais/);
+  });
+
   it('finds a misspelt name: Dhersen and Derhsin find Dhersin', () => {
     expect(engine.answer('Dhersen').results[0]?.passage).toMatch(/Dhersin/);
     const spelled = engine.answer('what did Derhsin say about British police?').results;
