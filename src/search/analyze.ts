@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { IRREGULAR_VERBS } from './irregular-verbs.ts';
+import { IRREGULAR_FORMS } from './irregular-forms.ts';
 import { STOP_WORDS } from './stop-words.ts';
 
 /** A term of a text with where its word stands, for highlighting and proximity. */
@@ -67,7 +67,7 @@ function analyzeWord(raw: string): string[] {
   const parts = word.split('-').map((part) => part.replace(/'/g, ''));
   const terms: string[] = [];
   for (const part of parts) {
-    if (part.length > 0 && !STOP_WORDS.has(part)) terms.push(stem(IRREGULAR_VERBS.get(part) ?? part));
+    if (part.length > 0 && !STOP_WORDS.has(part)) terms.push(stem(IRREGULAR_FORMS.get(part) ?? part));
   }
   if (parts.length > 1) {
     const whole = parts.join('');

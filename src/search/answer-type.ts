@@ -16,7 +16,13 @@ export function answerTypeOf(question: string): AnswerType {
   ) {
     return 'quantity';
   }
-  if (/\b(?:who|whom|whose)\b/.test(q)) return 'person';
+  // A name is wanted by "who", and by "which team" or "what company" alike.
+  if (
+    /\b(?:who|whom|whose)\b/.test(q) ||
+    /\b(?:which|what) (?:team|club|company|firm|group|party|organi[sz]ation|agency|network|newspaper|band|airline|bank|brand)\b/.test(q)
+  ) {
+    return 'person';
+  }
   if (/\b(?:when|what (?:year|day|date|time|month))\b/.test(q)) return 'time';
   if (/\b(?:where|what (?:country|city|town|place))\b/.test(q)) return 'place';
   return 'other';

@@ -1,11 +1,12 @@
 /**
- * Past forms of irregular English verbs that a suffix stemmer cannot join to their base ("said" and
- * "say", "paid" and "pay", "spent" and "spend"), mapped to the base before stemming. News reports
+ * Past forms of irregular English verbs (and irregular plurals) that a suffix stemmer cannot join to
+ * their base ("said" and "say", "paid" and "pay", "spent" and "spend", "men" and "man"), mapped to the
+ * base before stemming. News reports
  * in the past tense while people ask in the present: "What did Ludovic say?" must meet "Ludovic said".
  * Forms that are also common nouns or adjectives of another sense ("left", "saw", "found", "rose",
  * "lead", "fell") are left out.
  */
-export const IRREGULAR_VERBS: ReadonlyMap<string, string> = new Map(
+export const IRREGULAR_FORMS: ReadonlyMap<string, string> = new Map(
   Object.entries({
     said: 'say',
     says: 'say',
@@ -85,5 +86,13 @@ export const IRREGULAR_VERBS: ReadonlyMap<string, string> = new Map(
     understood: 'understand',
     withdrew: 'withdraw',
     withdrawn: 'withdraw',
+    // Irregular plurals, for the same reason.
+    men: 'man',
+    women: 'woman',
+    children: 'child',
+    lives: 'life',
+    wives: 'wife',
+    feet: 'foot',
+    teeth: 'tooth',
   }),
 );
