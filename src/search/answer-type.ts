@@ -19,7 +19,9 @@ export function answerTypeOf(question: string): AnswerType {
   // A name is wanted by "who", and by "which team" or "what company" alike.
   if (
     /\b(?:who|whom|whose)\b/.test(q) ||
-    /\b(?:which|what) (?:team|club|company|firm|group|party|organi[sz]ation|agency|network|newspaper|band|airline|bank|brand)\b/.test(q)
+    /\b(?:which|what) (?:team|club|company|firm|group|party|organi[sz]ation|agency|network|newspaper|band|airline|bank|brand)\b/.test(
+      q,
+    )
   ) {
     return 'person';
   }

@@ -434,13 +434,18 @@ export class Engine {
     // needs the passage tokenized: it is measured only for candidates that could still reach the places
     // wanted, best first, the rest keep their lower bound.
     candidates.sort((a, b) => b.score - a.score);
-    const layoutAtMost = w.proximity + w.window;
+    const layoutAtMost = w.proximity + w.window + w.phrase;
+    // Pairs of question terms next to each other in the question ("Le Touquet", "English mafia").
+    const pairs = new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`));
     const best: number[] = [];
     for (const candidate of candidates) {
       if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
       const tokens = candidate.tokens ?? tokenize(candidate.located.passage.text);
       const layout = termLayout(tokens, candidate.matchedTerms, totalWeight);
-      candidate.score += w.proximity * layout.proximity + w.window * layout.densestWindow;
+      candidate.score +=
+        w.proximity * layout.proximity +
+        w.window * layout.densestWindow +
+        w.phrase * phraseShare(tokens, pairs);
       const at = best.findIndex((score) => score < candidate.score);
       best.splice(at < 0 ? best.length : at, 0, candidate.score);
     }
@@ -559,6 +564,19 @@ function nameTerms(question: string): Set<string> {
 
 function articleOf(citation: string): string {
   return citation.slice(0, citation.indexOf('#'));
+}
+
+/** The share of the question's adjacent term pairs that stand together (a stop word apart at most) in the passage. */
+function phraseShare(tokens: readonly Token[], pairs: ReadonlySet<string>): number {
+  if (pairs.size === 0) return 0;
+  const found = new Set<string>();
+  for (let i = 1; i < tokens.length; i++) {
+    const a = tokens[i - 1]!;
+    const b = tokens[i]!;
+    const pair = `${a.term} ${b.term}`;
+    if (b.position - a.position <= 2 && pairs.has(pair)) found.add(pair);
+  }
+  return found.size / pairs.size;
 }
 
 function clamp(value: number, min: number, max: number): number {

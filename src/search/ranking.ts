@@ -11,6 +11,8 @@ export interface RankingWeights {
   proximity: number;
   /** Weight of the most question-term weight one sentence-sized window of the passage holds. */
   window: number;
+  /** Weight of the share of the question's adjacent word pairs found together in the passage. */
+  phrase: number;
   /** Bonus when the passage holds the kind of fact asked for (a name for "who", a number for "how much"). */
   answerType: number;
   /**
@@ -57,6 +59,7 @@ export const RANKING: RankingWeights = {
   proximity: 0.2,
   window: 0.9,
   answerType: 0.5,
+  phrase: 0.3,
   lead: 0.8,
   leadArticlePower: 1,
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
