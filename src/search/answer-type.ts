@@ -9,8 +9,9 @@ const MONEY_QUESTION =
 export function answerTypeOf(question: string): AnswerType {
   const q = question.toLowerCase();
   if (MONEY_QUESTION.test(q)) return 'money';
+  if (/\bwhat (?:is|was|are|were) (?:the|his|her|their) names?\b/.test(q)) return 'person';
   if (
-    /\b(?:how (?:much|many|long|far|old|big|large|often)|what (?:amount|number|percentage|price|sum)|cost)\b/.test(
+    /\b(?:how (?:much|many|long|far|old|big|large|often)|what (?:amount|number|percentage|price|sum|age)|cost)\b/.test(
       q,
     )
   ) {

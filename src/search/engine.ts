@@ -378,7 +378,10 @@ export class Engine {
       return sum / totalWeight;
     };
     const questionTerms = new Set(terms);
-    const isKnown = (mention: string) => analyze(mention).every((term) => questionTerms.has(term));
+    const isKnown = (mention: string) => {
+      const mentioned = analyze(mention);
+      return mentioned.length > 0 && mentioned.every((term) => questionTerms.has(term));
+    };
 
     // The best passages overall, and every matching passage of the best few articles: the passage that
     // answers is often not the one repeating most of the question's words.
