@@ -110,6 +110,8 @@ export class Engine {
   private readonly byArticleId: ReadonlyMap<string, Article>;
   private readonly ranking: RankingWeights;
   private readonly answers = new AnswerCache();
+  /** `weight()` of each term asked about so far (bounded by the vocabulary). */
+  private readonly weights = new Map<string, number>();
 
   private constructor(
     corpus: Corpus,
@@ -243,8 +245,13 @@ export class Engine {
 
   /** How rare a term is among passages (BM25's idf); a term the corpus lacks is as rare as can be. */
   private weight(term: string): number {
-    const df = this.documentFrequency.get(term) ?? 0;
-    return Math.log(1 + (this.passageCount - df + 0.5) / (df + 0.5));
+    let weight = this.weights.get(term);
+    if (weight === undefined) {
+      const df = this.documentFrequency.get(term) ?? 0;
+      weight = Math.log(1 + (this.passageCount - df + 0.5) / (df + 0.5));
+      this.weights.set(term, weight);
+    }
+    return weight;
   }
 
   /** Fuzzy matching only for terms the corpus does not have: a misspelt name, never a real word. */
