@@ -426,7 +426,7 @@ export class Engine {
       if (
         !holdsAnswerType &&
         (type === 'money' || type === 'quantity' || type === 'time') &&
-        w.requireQuantityAndTime
+        w.requireAskedFact
       ) {
         continue;
       }

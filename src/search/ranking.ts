@@ -1,6 +1,6 @@
 /**
- * How the engine blends its evidence. Tuned on the NewsQA questions in `../shared/data` with
- * `npm run eval`; a held-back half of that set checks that the tuning generalises.
+ * How the engine blends its evidence. Tuned with `npm run eval` on the odd-numbered NewsQA questions in
+ * `../shared/data`; the even-numbered ones, never used for tuning, check that it generalises.
  */
 export interface RankingWeights {
   /** Weight of the whole article's relevance next to the passage's own (1). */
@@ -13,7 +13,7 @@ export interface RankingWeights {
   window: number;
   /** Weight of the share of the question's adjacent word pairs found together in the passage. */
   phrase: number;
-  /** Bonus when the passage holds the kind of fact asked for (a name for "who", a number for "how much"). */
+  /** Bonus when the passage holds the kind of fact asked for (a name for "who", a number for "how many"). */
   answerType: number;
   /**
    * Weight of a passage's place in its article, as `1 / (1 + index)`: news is written as an inverted
@@ -40,8 +40,11 @@ export interface RankingWeights {
   minPassageCoverage: number;
   /** ...nor those whose whole article, passage included, holds less than this. */
   minArticleCoverage: number;
-  /** Drop passages without a number for "how many", or without a date or time for "when". */
-  requireQuantityAndTime: boolean;
+  /**
+   * Drop passages without the sum, number or date a "how much did it cost", "how many" or "when"
+   * question asks for: a passage about the right town without a number does not say how many live there.
+   */
+  requireAskedFact: boolean;
   /**
    * How many postings (passages holding a searched term, summed over terms) one question may make
    * MiniSearch score; past it the most common terms are found by re-ranking instead of by search.
@@ -71,7 +74,7 @@ export const RANKING: RankingWeights = {
   fuzzyCoverage: 0.75,
   minPassageCoverage: 0.25,
   minArticleCoverage: 0.45,
-  requireQuantityAndTime: true,
+  requireAskedFact: true,
   postingBudget: 1500,
   candidates: 40,
   articleCandidates: 3,
