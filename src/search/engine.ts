@@ -9,7 +9,7 @@ import { TimeSlicer } from '../event-loop.ts';
 import { analyze, fold, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
-import { answerTypeOf, mentionsAnswerType } from './answer-type.ts';
+import { type AnswerType, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { termLayout } from './proximity.ts';
 import { pickQuote } from './quote.ts';
@@ -294,14 +294,14 @@ export class Engine {
   private findAnswer(question: string, limit: number, offset: number, articleId: string | undefined): Answer {
     const none: Answer = { query: question, results: [], hasMore: false };
     const raw = question.slice(0, MAX_QUESTION_CHARS);
-    const terms = [...new Set(analyze(raw))].slice(0, MAX_QUESTION_TERMS);
+    const terms = questionTerms(raw);
     if (terms.length === 0) return none;
-
-    const candidates = this.rank(raw, terms, articleId, (offset + limit) * 4);
-    if (candidates.length === 0) return none;
 
     const type = answerTypeOf(raw);
     const shown = offset + limit;
+    const candidates = this.rank(raw, terms, type, articleId, shown * 4);
+    if (candidates.length === 0) return none;
+
     const groups: { lead: AnswerResult; facts: Set<string>; others: string[] }[] = [];
     for (const [i, candidate] of candidates.entries()) {
       // Past the page, candidates matter only as other outlets' reports of what is shown, and those rank near it.
@@ -338,9 +338,9 @@ export class Engine {
       });
     }
     const page = groups
-      .slice(offset, offset + limit)
+      .slice(offset, shown)
       .map((group) => ({ ...group.lead, alsoReportedBy: group.others }));
-    return { query: question, results: page, hasMore: groups.length > offset + limit };
+    return { query: question, results: page, hasMore: groups.length > shown };
   }
 
   /**
@@ -351,6 +351,7 @@ export class Engine {
   private rank(
     question: string,
     terms: string[],
+    type: AnswerType,
     articleId: string | undefined,
     wanted: number,
   ): Candidate[] {
@@ -373,7 +374,6 @@ export class Engine {
     let topArticleScore = Number.EPSILON;
     for (const hit of articleHits.values()) topArticleScore = Math.max(topArticleScore, hit.score);
     const topPassageScore = hits[0]!.score;
-    const type = answerTypeOf(question);
     const termWeights = new Map(terms.map((term) => [term, this.weight(term)]));
     let totalWeight = 0;
     for (const weight of termWeights.values()) totalWeight += weight;
@@ -482,7 +482,7 @@ export class Engine {
 
   /** Articles whose headline or text is nearest the question, for a "no coverage found" reply. */
   closestHeadlines(question: string, limit = 3): Article[] {
-    const terms = [...new Set(analyze(question.slice(0, MAX_QUESTION_CHARS)))].slice(0, MAX_QUESTION_TERMS);
+    const terms = questionTerms(question.slice(0, MAX_QUESTION_CHARS));
     if (terms.length === 0) return [];
     return this.articleIndex
       .search(this.splitByCost(terms).selective.join(' '), { ...this.searchOptions(), boost: { title: 2 } })
@@ -515,7 +515,6 @@ export class Engine {
   /** Citations for autocomplete: `article#n` typed directly, or passages matching the words typed. */
   suggestCitations(text: string, limit = 25): { citation: string; preview: string }[] {
     const typed = text.trim();
-    const preview = ({ passage }: Located) => passage.text;
     if (typed === '' || typed.includes('#')) {
       const [idPart = '', paragraphPart = ''] = typed.split('#');
       const out: { citation: string; preview: string }[] = [];
@@ -530,10 +529,7 @@ export class Engine {
     }
     return this.answer(typed, { limit: MAX_LIMIT })
       .results.slice(0, limit)
-      .flatMap((result) => {
-        const located = this.byCitation.get(result.citation);
-        return located ? [{ citation: result.citation, preview: preview(located) }] : [];
-      });
+      .map((result) => ({ citation: result.citation, preview: result.passage }));
   }
 }
 
@@ -570,6 +566,11 @@ function nameTerms(question: string): Set<string> {
     if (token.position > 0 && /^\p{Lu}/u.test(question.slice(token.start, token.end))) names.add(token.term);
   }
   return names;
+}
+
+/** The distinct analysed terms of a question, as many as are searched. */
+function questionTerms(question: string): string[] {
+  return [...new Set(analyze(question))].slice(0, MAX_QUESTION_TERMS);
 }
 
 function articleOf(citation: string): string {
