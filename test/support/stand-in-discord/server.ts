@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIInteraction, APIMessage, GatewayIdentifyData } from 'discord.js';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { botUser, guild, ids } from './fixtures.ts';
+import { botUser, guild, ids, userMessage } from './fixtures.ts';
 
 interface RouteRequest {
   method: string;
@@ -359,21 +359,10 @@ export class StandInDiscord {
     const previous = id ? this.messages.get(id) : undefined;
     const message = {
       ...(previous ?? {
-        id: this.nextId(),
+        ...userMessage(this.nextId(), '', botUser),
         channel_id: channelId,
-        author: botUser,
-        content: '',
         timestamp: new Date().toISOString(),
-        edited_timestamp: null,
-        tts: false,
-        mention_everyone: false,
-        mentions: [],
-        mention_roles: [],
-        attachments: [],
-        embeds: [],
         components: [],
-        pinned: false,
-        type: 0,
       }),
       ...pick(data, ['content', 'embeds', 'components', 'flags']),
     } as APIMessage;
