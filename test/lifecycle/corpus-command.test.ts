@@ -11,10 +11,9 @@ import { memoryLogger } from '../../src/interactions/logger.ts';
 import { MANAGE_GUILD } from '../../src/interactions/permissions.ts';
 import { RateLimiter } from '../../src/interactions/rate-limiter.ts';
 import { CommandRegistry } from '../../src/interactions/registry.ts';
-import { Library } from '../../src/library.ts';
-import { type AuditEntry, AuditLog } from '../../src/lifecycle/audit-log.ts';
-import { Engine } from '../../src/search/engine.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import type { Library } from '../../src/library.ts';
+import type { AuditEntry } from '../../src/lifecycle/audit-log.ts';
+import { auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
 
 const MODERATOR_ROLE = '900000000000000001';
 const MEMBER_ROLE = '900000000000000002';
@@ -46,13 +45,7 @@ let audit: AuditEntry[];
 
 beforeEach(async () => {
   ({ corpus: folder, cleanup } = await copyOfBundledCorpus());
-  audit = [];
-  const log = new AuditLog({ writeLine: () => undefined });
-  log.subscribe((entry) => void audit.push(entry));
-  library = new Library(Engine.build(await loadCorpus(folder)), {
-    corpusPath: folder,
-    lifecycle: { audit: log },
-  });
+  ({ library, audit } = await auditedLibrary(folder));
   ctx = {
     library,
     config: loadConfig({ MODERATOR_ROLE_IDS: MODERATOR_ROLE }),
@@ -254,12 +247,11 @@ describe('/corpus confirm on a slow reload', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const log = new AuditLog({ writeLine: () => undefined });
-    log.subscribe((entry) => void audit.push(entry));
-    ctx.library = new Library(library.engine, {
-      corpusPath: folder,
-      lifecycle: { audit: log, load: async (path: string) => gate.then(() => loadCorpus(path)) },
-    });
+    ({ library: ctx.library } = await auditedLibrary(folder, {
+      engine: library.engine,
+      audit,
+      lifecycle: { load: async (path: string) => gate.then(() => loadCorpus(path)) },
+    }));
     const preview = await add(ALICE, [MODERATOR_ROLE], upload('lighthouse.md', LIGHTHOUSE));
     const r = recorder();
     const pressed = dispatchInteraction(

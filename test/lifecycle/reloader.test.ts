@@ -1,12 +1,10 @@
 import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadCorpus } from '../../src/corpus/load-corpus.ts';
-import { Library } from '../../src/library.ts';
-import { type AuditEntry, AuditLog } from '../../src/lifecycle/audit-log.ts';
+import type { Library } from '../../src/library.ts';
+import type { AuditEntry } from '../../src/lifecycle/audit-log.ts';
 import type { ReloadOutcome } from '../../src/lifecycle/reloader.ts';
-import { Engine } from '../../src/search/engine.ts';
-import { articleText, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { articleText, auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
 
 let folder: string;
 let cleanup: () => Promise<void>;
@@ -15,13 +13,7 @@ let audit: AuditEntry[];
 
 beforeEach(async () => {
   ({ corpus: folder, cleanup } = await copyOfBundledCorpus());
-  audit = [];
-  const log = new AuditLog({ writeLine: () => undefined });
-  log.subscribe((entry) => void audit.push(entry));
-  library = new Library(Engine.build(await loadCorpus(folder)), {
-    corpusPath: folder,
-    lifecycle: { audit: log, sliceSize: 1 },
-  });
+  ({ library, audit } = await auditedLibrary(folder, { lifecycle: { sliceSize: 1 } }));
 });
 afterEach(() => cleanup());
 
