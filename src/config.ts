@@ -46,6 +46,11 @@ export const EnvSchema = z.object({
   CORPUS_PATH: z.string().min(1).default('corpus'),
   /** Where the built index is persisted for fast starts. Empty disables the cache. */
   INDEX_CACHE_DIR: z.string().default('.cache'),
+  /**
+   * Where the search index lives: `worker`, a worker thread (building it, and freeing the old one after
+   * a reload, never pauses this thread for garbage collection), or `main`, this thread.
+   */
+  INDEX_THREAD: z.enum(['worker', 'main']).default('worker'),
   /** Role ids allowed to change the corpus, checked in code on top of Discord's permission gate. */
   MODERATOR_ROLE_IDS: idList,
   /** Channel that receives a line for every corpus change. */

@@ -2,6 +2,7 @@ import { loadCorpus } from './corpus/load-corpus.ts';
 import { CorpusLifecycle, type CorpusLifecycleOptions } from './lifecycle/corpus-lifecycle.ts';
 import type { ReloadOutcome, ReloadRequest } from './lifecycle/reloader.ts';
 import { Engine } from './search/engine.ts';
+import type { SearchEngine } from './search/search-engine.ts';
 
 export interface LibraryOptions {
   /** Where the corpus is read from on reload: a folder of articles or a `.jsonl` file. */
@@ -16,12 +17,12 @@ export interface LibraryOptions {
  */
 export class Library {
   readonly corpusPath: string | undefined;
-  private current: Engine;
+  private current: SearchEngine;
   private swappedAt: Date;
   /** Reloads and moderators' edits; absent without a `corpusPath` (nothing to reload from). */
   readonly lifecycle: CorpusLifecycle | undefined;
 
-  constructor(engine: Engine, options: LibraryOptions = {}) {
+  constructor(engine: SearchEngine, options: LibraryOptions = {}) {
     this.current = engine;
     this.swappedAt = new Date();
     this.corpusPath = options.corpusPath;
@@ -37,7 +38,7 @@ export class Library {
     return new Library(await Engine.buildAsync(corpus), { corpusPath });
   }
 
-  get engine(): Engine {
+  get engine(): SearchEngine {
     return this.current;
   }
 
@@ -64,7 +65,7 @@ export class Library {
   }
 
   /** Puts a fully built engine in place of the current one. */
-  swap(engine: Engine): void {
+  swap(engine: SearchEngine): void {
     this.current = engine;
     this.swappedAt = new Date();
   }

@@ -1,5 +1,5 @@
 import type { Article, Corpus } from '../corpus/article.ts';
-import { yieldToEventLoop } from '../event-loop.ts';
+import { TimeSlicer } from '../event-loop.ts';
 
 /** Which articles a new corpus adds, removes and changes, by id. */
 export interface CorpusDiff {
@@ -9,24 +9,23 @@ export interface CorpusDiff {
   changed: string[];
 }
 
-/** Articles compared between two yields, so diffing a large corpus never stalls the event loop. */
-const SLICE = 2000;
-
 /** Compares two corpora article by article (text and metadata), yielding to the event loop as it goes. */
 export async function diffCorpora(before: Corpus, after: Corpus): Promise<CorpusDiff> {
   const diff: CorpusDiff = { added: [], removed: [], changed: [] };
   if (before.version === after.version) return diff;
-  const old = new Map(before.articles.map((article) => [article.id, article]));
-  let sinceYield = 0;
+  // Comparing texts costs their length (equal strings read apart are different objects): slice by time.
+  const slicer = new TimeSlicer();
+  const old = new Map<string, Article>();
+  for (const article of before.articles) {
+    old.set(article.id, article);
+    await slicer.pause();
+  }
   for (const article of after.articles) {
     const previous = old.get(article.id);
     if (previous === undefined) diff.added.push(article.id);
     else if (!sameArticle(previous, article)) diff.changed.push(article.id);
     old.delete(article.id);
-    if (++sinceYield === SLICE) {
-      sinceYield = 0;
-      await yieldToEventLoop();
-    }
+    await slicer.pause();
   }
   diff.removed = [...old.keys()];
   return diff;

@@ -1,4 +1,4 @@
-import type { Engine } from '../search/engine.ts';
+import type { SearchEngine } from '../search/search-engine.ts';
 import type { ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { AuditLog } from './audit-log.ts';
 import { CorpusEditor } from './corpus-editor.ts';
@@ -13,7 +13,7 @@ import {
 } from './reloader.ts';
 
 /** Called after every successful swap; `report.trigger` says what caused it. */
-export type ReloadListener = (engine: Engine, report: ReloadReport) => void | Promise<void>;
+export type ReloadListener = (engine: SearchEngine, report: ReloadReport) => void | Promise<void>;
 
 /** Options of {@link CorpusLifecycle}. */
 export interface CorpusLifecycleOptions {
@@ -29,6 +29,8 @@ export interface CorpusLifecycleOptions {
   writeLine?: (line: string) => void;
   /** Reads and validates the corpus; tests slow it down. @default loadCorpus */
   load?: ReloaderOptions['load'];
+  /** Indexes a reloaded corpus; see `ReloaderOptions.index`. @default on this thread, in slices */
+  index?: ReloaderOptions['index'];
 }
 
 /**
@@ -54,6 +56,7 @@ export class CorpusLifecycle {
       ...(options.sliceSize === undefined ? {} : { sliceSize: options.sliceSize }),
       ...(options.writeLine === undefined ? {} : { writeLine: options.writeLine }),
       ...(options.load === undefined ? {} : { load: options.load }),
+      ...(options.index === undefined ? {} : { index: options.index }),
       onReloaded: (engine, report) => this.#notify(engine, report),
     });
     this.store = new CorpusStore({
@@ -91,7 +94,7 @@ export class CorpusLifecycle {
     return () => this.#listeners.delete(listener);
   }
 
-  async #notify(engine: Engine, report: ReloadReport): Promise<void> {
+  async #notify(engine: SearchEngine, report: ReloadReport): Promise<void> {
     await Promise.all([...this.#listeners].map(async (listener) => listener(engine, report)));
   }
 }

@@ -22,10 +22,15 @@ interface CacheEnvelope {
 }
 
 /** Why the cache was or was not used, for the start-up log line. */
-export type CacheLookup =
-  | { status: 'hit'; engine: Engine; file: string }
+export type CacheOutcome =
+  | { status: 'hit'; file: string }
   | { status: 'miss'; reason: 'disabled' | 'absent' }
   | { status: 'corrupt'; file: string; reason: string };
+
+/** A cache lookup: its outcome, and on a hit the restored engine. */
+export type CacheLookup =
+  | { status: 'hit'; engine: Engine; file: string }
+  | Exclude<CacheOutcome, { status: 'hit' }>;
 
 /** Options of {@link IndexCache}. */
 export interface IndexCacheOptions {

@@ -1,14 +1,15 @@
 import type { Corpus } from '../corpus/article.ts';
 import { CorpusError, type CorpusProblem, loadCorpus } from '../corpus/load-corpus.ts';
 import { Engine } from '../search/engine.ts';
+import type { SearchEngine } from '../search/search-engine.ts';
 import { type Actor, type AuditLog, systemActor } from './audit-log.ts';
 import { diffCorpora } from './corpus-diff.ts';
 
 /** Holds the engine currently serving; `Library` is one. Readers fetch `engine` per request. */
 export interface EngineSlot {
-  readonly engine: Engine;
+  readonly engine: SearchEngine;
   /** Makes `engine` the one serving, in one assignment: a request sees the old or the new, never a mix. */
-  swap(engine: Engine): void;
+  swap(engine: SearchEngine): void;
 }
 
 /** What set a reload off, for the report and the audit log. */
@@ -94,8 +95,19 @@ export interface ReloaderOptions {
   sliceSize?: number;
   /** Reads and validates the corpus. @default loadCorpus */
   load?: (path: string) => Promise<Corpus>;
+  /**
+   * Indexes a validated corpus read from `corpusPath`; a `WorkerEngine` keeps the index on another
+   * thread. @default `Engine.buildAsync`, on this thread in slices
+   */
+  index?: (corpus: Corpus, onProgress: (done: number, total: number) => void) => Promise<SearchEngine>;
+  /**
+   * How long a replaced engine is kept before `close()`: a request that took it just before the swap
+   * may still be searching it.
+   * @default 60_000
+   */
+  retireAfterMs?: number;
   /** Called after every swap with the new engine (persist it, tell other shards). Errors are logged. */
-  onReloaded?: (engine: Engine, report: ReloadReport) => void | Promise<void>;
+  onReloaded?: (engine: SearchEngine, report: ReloadReport) => void | Promise<void>;
   /** Where warnings about `onReloaded` failures go. @default stderr */
   writeLine?: (line: string) => void;
 }
@@ -122,7 +134,7 @@ export class Reloader {
   }
 
   /** The engine serving now. */
-  get servingEngine(): Engine {
+  get servingEngine(): SearchEngine {
     return this.#options.slot.engine;
   }
 
@@ -176,15 +188,15 @@ export class Reloader {
       const corpus = await (this.#options.load ?? loadCorpus)(corpusPath);
       let after = before;
       if (corpus.version !== before.version) {
-        after = await Engine.buildAsync(corpus, {
-          ...(this.#options.sliceSize === undefined ? {} : { sliceSize: this.#options.sliceSize }),
-          onProgress: (done, total) => onProgress?.({ phase: 'indexing', done, total }),
-        });
+        after = await this.#index(corpus, (done, total) => onProgress?.({ phase: 'indexing', done, total }));
       }
       onProgress?.({ phase: 'comparing', done: 0, total: 0 });
       const diff = await diffCorpora(before.corpus, after.corpus);
       // The swap comes after every await: nothing can fail between it and the report.
-      if (after !== before) slot.swap(after);
+      if (after !== before) {
+        slot.swap(after);
+        this.#retire(before);
+      }
       outcome = {
         status: 'reloaded',
         report: {
@@ -226,7 +238,17 @@ export class Reloader {
     return outcome;
   }
 
-  async #afterSwap(engine: Engine, report: ReloadReport): Promise<void> {
+  #index(corpus: Corpus, onProgress: (done: number, total: number) => void): Promise<SearchEngine> {
+    if (this.#options.index) return this.#options.index(corpus, onProgress);
+    const { sliceSize } = this.#options;
+    return Engine.buildAsync(corpus, { ...(sliceSize === undefined ? {} : { sliceSize }), onProgress });
+  }
+
+  #retire(engine: SearchEngine): void {
+    setTimeout(() => engine.close(), this.#options.retireAfterMs ?? 60_000).unref();
+  }
+
+  async #afterSwap(engine: SearchEngine, report: ReloadReport): Promise<void> {
     try {
       await this.#options.onReloaded?.(engine, report);
     } catch (error) {

@@ -2,14 +2,16 @@ import type { Client } from 'discord.js';
 import type { Config } from '../config.ts';
 import type { Logger } from '../interactions/logger.ts';
 import { Library } from '../library.ts';
+import type { SearchEngine } from '../search/search-engine.ts';
 import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { auditChannelSink } from './audit-channel.ts';
 import { AuditLog, systemActor } from './audit-log.ts';
 import { watchCorpus } from './corpus-watch.ts';
-import { startEngine } from './fast-start.ts';
+import { type StartedEngine, startEngine, startWorkerEngine } from './fast-start.ts';
 import { IndexCache } from './index-cache.ts';
 import { persistInWorker } from './persist-in-worker.ts';
 import { summarizeOutcome } from './reloader.ts';
+import { WorkerEngine } from './worker-engine.ts';
 
 /**
  * Opens the library for serving: reads and validates the corpus, restores the index from INDEX_CACHE_DIR
@@ -18,15 +20,18 @@ import { summarizeOutcome } from './reloader.ts';
  */
 export async function openLibrary(options: { config: Config; logger: Logger }): Promise<Library> {
   const { config, logger } = options;
-  const started = await startEngine({
+  const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
+  const inWorker = config.INDEX_THREAD === 'worker';
+  const started: StartedEngine<SearchEngine> = await (inWorker ? startWorkerEngine : startEngine)({
     corpusPath: config.CORPUS_PATH,
-    cache: new IndexCache({ dir: config.INDEX_CACHE_DIR }),
+    cache,
   });
   logger.info('corpus loaded', {
     version: started.engine.version,
     articles: started.engine.corpus.articles.length,
     passages: started.engine.passageCount,
     from: started.from,
+    indexThread: config.INDEX_THREAD,
     cache:
       started.lookup.status === 'hit'
         ? 'hit'
@@ -39,7 +44,25 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
   });
   return new Library(started.engine, {
     corpusPath: config.CORPUS_PATH,
-    lifecycle: { audit: new AuditLog({ log: (entry) => logger.info('corpus change', { ...entry }) }) },
+    lifecycle: {
+      audit: new AuditLog({ log: (entry) => logger.info('corpus change', { ...entry }) }),
+      ...(inWorker
+        ? {
+            index: async (corpus, onProgress) => {
+              const started = await WorkerEngine.start({
+                corpusPath: config.CORPUS_PATH,
+                corpus,
+                cache,
+                onProgress,
+              });
+              if (started.savedTo)
+                logger.info('index cache saved', { file: started.savedTo, version: corpus.version });
+              if (started.saveError) logger.warn('index cache not saved', { error: started.saveError });
+              return started.engine;
+            },
+          }
+        : {}),
+    },
   });
 }
 
@@ -52,7 +75,7 @@ export interface RunningLifecycle {
 
 /**
  * Wires the corpus lifecycle into a running bot: SIGHUP reloads; WATCH_CORPUS reloads on changes;
- * every swap persists the new index in the background (worker thread); AUDIT_CHANNEL_ID receives the
+ * every swap persists the new index off this thread; AUDIT_CHANNEL_ID receives the
  * audit log; under the ShardingManager, corpus changes reach every shard.
  */
 export async function startLifecycle(options: {
@@ -91,7 +114,9 @@ export async function startLifecycle(options: {
   }
 
   const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
-  if (cache.enabled) {
+  // An index worker saves the index it builds before it serves; an index on this thread is saved by a
+  // worker of its own, which builds it again there.
+  if (cache.enabled && config.INDEX_THREAD === 'main') {
     let persisting: Promise<void> | undefined;
     let again = false;
     const persist = (): void => {

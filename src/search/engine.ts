@@ -4,9 +4,9 @@ import MiniSearch, {
   type SearchOptions,
   type SearchResult,
 } from 'minisearch';
-import type { Article, Corpus, Passage } from '../corpus/article.ts';
+import type { Article, Corpus } from '../corpus/article.ts';
 import { TimeSlicer } from '../event-loop.ts';
-import { analyze, fold, type Token, tokenize } from './analyze.ts';
+import { analyze, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
@@ -15,6 +15,7 @@ import { termLayout } from './proximity.ts';
 import { pickQuote } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
 import { sameFact, termSet } from './same-fact.ts';
+import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
 
 /** A document as MiniSearch sees it: fields hold terms already analysed, joined by spaces. */
 interface IndexedDoc {
@@ -33,8 +34,7 @@ interface IndexedDoc {
 export const MAX_QUESTION_CHARS = 1000;
 /** At most this many distinct terms of a question are searched. */
 export const MAX_QUESTION_TERMS = 24;
-/** The most results one answer can hold. */
-export const MAX_LIMIT = 10;
+export { MAX_LIMIT } from './search-engine.ts';
 
 /**
  * Bumped whenever analysis or index layout changes, so a persisted index built by an older version is
@@ -93,16 +93,13 @@ interface Candidate {
  * The search core: a MiniSearch index of passages and one of whole articles over one immutable corpus.
  * An engine never changes once built; a reload builds a new one and swaps it in.
  */
-export class Engine {
+export class Engine extends SearchEngine {
   /**
    * Changes whenever analysis, chunking or the index layout changes: a persisted index is only reused
    * when both this and the corpus version match.
    */
   static readonly settingsFingerprint = `analysis-${ANALYSIS_VERSION}`;
 
-  readonly corpus: Corpus;
-  readonly version: string;
-  readonly passageCount: number;
   private readonly passageIndex: MiniSearch<IndexedDoc>;
   private readonly articleIndex: MiniSearch<IndexedDoc>;
   private readonly documentFrequency: Map<string, number>;
@@ -121,14 +118,12 @@ export class Engine {
     lookup: CorpusLookup,
     ranking: RankingWeights = RANKING,
   ) {
-    this.corpus = corpus;
-    this.version = corpus.version;
+    super(corpus, lookup);
     this.passageIndex = passageIndex;
     this.articleIndex = articleIndex;
     this.documentFrequency = documentFrequency;
     this.byCitation = lookup.byCitation;
     this.byArticleId = lookup.byArticleId;
-    this.passageCount = lookup.passageCount;
     this.ranking = ranking;
   }
 
@@ -216,31 +211,6 @@ export class Engine {
       articles: this.articleIndex.toJSON(),
       documentFrequency: [...this.documentFrequency],
     };
-  }
-
-  articles(): readonly Article[] {
-    return this.corpus.articles;
-  }
-
-  article(id: string): Article | undefined {
-    return this.byArticleId.get(id);
-  }
-
-  passage(citation: string): Located | undefined {
-    return this.byCitation.get(citation.trim());
-  }
-
-  /** A passage with up to `radius` passages either side, for "Show context" and `/cite`. */
-  context(
-    citation: string,
-    radius = 1,
-  ): { article: Article; passages: Passage[]; focus: number } | undefined {
-    const located = this.passage(citation);
-    if (!located) return undefined;
-    const { article, passage } = located;
-    const from = Math.max(0, passage.index - radius);
-    const passages = article.passages.slice(from, passage.index + radius + 1);
-    return { article, passages, focus: passage.index - from };
   }
 
   /** How rare a term is among passages (BM25's idf); a term the corpus lacks is as rare as can be. */
@@ -488,48 +458,6 @@ export class Engine {
       .search(this.splitByCost(terms).selective.join(' '), { ...this.searchOptions(), boost: { title: 2 } })
       .slice(0, limit)
       .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
-  }
-
-  /** Articles for autocomplete: id, headline or publisher containing the text; headline starts first. */
-  suggestArticles(text: string, limit = 25): Article[] {
-    const needle = fold(text.trim());
-    const scored: { article: Article; rank: number }[] = [];
-    for (const article of this.corpus.articles) {
-      const title = fold(article.title);
-      const id = article.id.toLowerCase();
-      const rank =
-        needle === '' || title.startsWith(needle) || id.startsWith(needle)
-          ? 0
-          : title.includes(needle) || id.includes(needle) || fold(article.publisher ?? '').includes(needle)
-            ? 1
-            : -1;
-      if (rank >= 0) scored.push({ article, rank });
-      if (needle === '' && scored.length >= limit) break;
-    }
-    return scored
-      .sort((a, b) => a.rank - b.rank || a.article.title.localeCompare(b.article.title))
-      .slice(0, limit)
-      .map((entry) => entry.article);
-  }
-
-  /** Citations for autocomplete: `article#n` typed directly, or passages matching the words typed. */
-  suggestCitations(text: string, limit = 25): { citation: string; preview: string }[] {
-    const typed = text.trim();
-    if (typed === '' || typed.includes('#')) {
-      const [idPart = '', paragraphPart = ''] = typed.split('#');
-      const out: { citation: string; preview: string }[] = [];
-      for (const article of this.suggestArticles(idPart, limit)) {
-        for (const passage of article.passages) {
-          if (!passage.id.startsWith(`${article.id}#${paragraphPart}`)) continue;
-          out.push({ citation: passage.id, preview: passage.text });
-          if (out.length >= limit) return out;
-        }
-      }
-      return out;
-    }
-    return this.answer(typed, { limit: MAX_LIMIT })
-      .results.slice(0, limit)
-      .map((result) => ({ citation: result.citation, preview: result.passage }));
   }
 }
 

@@ -19,10 +19,10 @@ afterEach(async () => {
   await cleanup();
 });
 
-describe('startLifecycle', () => {
-  it('reloads on SIGHUP and persists the new index in the background, so the next start is from the cache', async () => {
+describe.each(['worker', 'main'])('startLifecycle, index on the %s thread', (thread) => {
+  it('reloads on SIGHUP and persists the new index off the main thread, so the next start is from the cache', async () => {
     const cacheDir = path.join(root, 'cache');
-    const config = loadConfig({ CORPUS_PATH: folder, INDEX_CACHE_DIR: cacheDir });
+    const config = loadConfig({ CORPUS_PATH: folder, INDEX_CACHE_DIR: cacheDir, INDEX_THREAD: thread });
     const logger = memoryLogger();
     const library: Library = await openLibrary({ config, logger });
     expect(logger.events[0]).toMatchObject({
@@ -55,7 +55,12 @@ describe('startLifecycle', () => {
   });
 
   it('reloads when the corpus folder changes, with WATCH_CORPUS=true', async () => {
-    const config = loadConfig({ CORPUS_PATH: folder, INDEX_CACHE_DIR: '', WATCH_CORPUS: 'true' });
+    const config = loadConfig({
+      CORPUS_PATH: folder,
+      INDEX_CACHE_DIR: '',
+      WATCH_CORPUS: 'true',
+      INDEX_THREAD: thread,
+    });
     const logger = memoryLogger();
     const library = await openLibrary({ config, logger });
     ({ stop } = await startLifecycle({ library, config, logger }));

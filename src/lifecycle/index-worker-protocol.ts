@@ -1,0 +1,44 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { Answer, AnswerOptions } from '../search/answer.ts';
+import type { CacheOutcome } from './index-cache.ts';
+
+/** What the index worker is started with. */
+export interface IndexWorkerData {
+  /** The worker reads the corpus itself: posting a large corpus across would block the main thread. */
+  corpusPath: string;
+  /** The version the main thread read; the worker refuses to serve any other (the files changed). */
+  expectedVersion: string;
+  /** INDEX_CACHE_DIR ('' for none): restore from it when it matches, else build and save to it. */
+  cacheDir: string;
+  settingsFingerprint: string;
+  /** Questions arrive on this port; each reply is posted on it before `replies` is bumped. */
+  port: MessagePort;
+  /** One Int32: how many replies have been posted, for the main thread to wait on. */
+  replies: SharedArrayBuffer;
+}
+
+/** The worker's first message on `parentPort`. */
+export type IndexWorkerStatus =
+  | {
+      kind: 'ready';
+      version: string;
+      from: 'cache' | 'built';
+      cache: CacheOutcome;
+      /** Milliseconds spent restoring or building the index, and persisting it (0 when not saved). */
+      indexMs: number;
+      saveMs: number;
+      savedTo?: string;
+      saveError?: string;
+    }
+  | { kind: 'failed'; message: string }
+  /** Articles indexed so far, while building. */
+  | { kind: 'progress'; done: number; total: number };
+
+export type IndexRequest =
+  | { id: number; method: 'answer'; question: string; options: AnswerOptions }
+  | { id: number; method: 'closestHeadlines'; question: string; limit: number };
+
+export type IndexReply =
+  | { id: number; ok: true; answer: Answer }
+  | { id: number; ok: true; articleIds: string[] }
+  | { id: number; ok: false; message: string };

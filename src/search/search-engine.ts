@@ -1,0 +1,110 @@
+import type { Article, Corpus, Passage } from '../corpus/article.ts';
+import { fold } from './analyze.ts';
+import type { Answer, AnswerOptions } from './answer.ts';
+import { CorpusLookup, type Located } from './corpus-lookup.ts';
+
+/** The most results one answer can hold. */
+export const MAX_LIMIT = 10;
+
+/**
+ * One immutable corpus and a way to search it. What needs only the corpus (articles, citations,
+ * context, autocomplete) is answered here; what needs the index is left to the subclass, which may
+ * hold the index itself (`Engine`) or keep it on another thread (`WorkerEngine`).
+ */
+export abstract class SearchEngine {
+  readonly corpus: Corpus;
+  readonly version: string;
+  readonly passageCount: number;
+  readonly #byCitation: ReadonlyMap<string, Located>;
+  readonly #byArticleId: ReadonlyMap<string, Article>;
+
+  protected constructor(corpus: Corpus, lookup: CorpusLookup = CorpusLookup.of(corpus)) {
+    this.corpus = corpus;
+    this.version = corpus.version;
+    this.#byCitation = lookup.byCitation;
+    this.#byArticleId = lookup.byArticleId;
+    this.passageCount = lookup.passageCount;
+  }
+
+  /**
+   * Answers a question with ranked, quoted, cited passages. Never throws for any question text; an
+   * empty `results` means the corpus does not cover the question.
+   */
+  abstract answer(question: string, options?: AnswerOptions): Answer;
+
+  /** Articles whose headline or text is nearest the question, for a "no coverage found" reply. */
+  abstract closestHeadlines(question: string, limit?: number): Article[];
+
+  /**
+   * Lets go of what the engine holds outside this thread. A retired engine may still be asked
+   * afterwards by a request that took it before the swap, so this runs a while after the swap.
+   */
+  close(): void {}
+
+  articles(): readonly Article[] {
+    return this.corpus.articles;
+  }
+
+  article(id: string): Article | undefined {
+    return this.#byArticleId.get(id);
+  }
+
+  passage(citation: string): Located | undefined {
+    return this.#byCitation.get(citation.trim());
+  }
+
+  /** A passage with up to `radius` passages either side, for "Show context" and `/cite`. */
+  context(
+    citation: string,
+    radius = 1,
+  ): { article: Article; passages: Passage[]; focus: number } | undefined {
+    const located = this.passage(citation);
+    if (!located) return undefined;
+    const { article, passage } = located;
+    const from = Math.max(0, passage.index - radius);
+    const passages = article.passages.slice(from, passage.index + radius + 1);
+    return { article, passages, focus: passage.index - from };
+  }
+
+  /** Articles for autocomplete: id, headline or publisher containing the text; headline starts first. */
+  suggestArticles(text: string, limit = 25): Article[] {
+    const needle = fold(text.trim());
+    const scored: { article: Article; rank: number }[] = [];
+    for (const article of this.corpus.articles) {
+      const title = fold(article.title);
+      const id = article.id.toLowerCase();
+      const rank =
+        needle === '' || title.startsWith(needle) || id.startsWith(needle)
+          ? 0
+          : title.includes(needle) || id.includes(needle) || fold(article.publisher ?? '').includes(needle)
+            ? 1
+            : -1;
+      if (rank >= 0) scored.push({ article, rank });
+      if (needle === '' && scored.length >= limit) break;
+    }
+    return scored
+      .sort((a, b) => a.rank - b.rank || a.article.title.localeCompare(b.article.title))
+      .slice(0, limit)
+      .map((entry) => entry.article);
+  }
+
+  /** Citations for autocomplete: `article#n` typed directly, or passages matching the words typed. */
+  suggestCitations(text: string, limit = 25): { citation: string; preview: string }[] {
+    const typed = text.trim();
+    if (typed === '' || typed.includes('#')) {
+      const [idPart = '', paragraphPart = ''] = typed.split('#');
+      const out: { citation: string; preview: string }[] = [];
+      for (const article of this.suggestArticles(idPart, limit)) {
+        for (const passage of article.passages) {
+          if (!passage.id.startsWith(`${article.id}#${paragraphPart}`)) continue;
+          out.push({ citation: passage.id, preview: passage.text });
+          if (out.length >= limit) return out;
+        }
+      }
+      return out;
+    }
+    return this.answer(typed, { limit: MAX_LIMIT })
+      .results.slice(0, limit)
+      .map((result) => ({ citation: result.citation, preview: result.passage }));
+  }
+}
