@@ -72,10 +72,10 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
  */
 export async function startWorkerEngine(options: StartEngineOptions): Promise<StartedEngine<WorkerEngine>> {
   const started = performance.now();
-  const corpus = await (options.load ?? loadCorpus)(options.corpusPath);
   const { engine, from, lookup, saveMs, savedTo, saveError } = await WorkerEngine.start({
     corpusPath: options.corpusPath,
-    corpus,
+    // Read here while the worker reads too: both take the same time, and the worker needs it first.
+    corpus: (options.load ?? loadCorpus)(options.corpusPath),
     cache: options.cache,
   });
   return {

@@ -6,8 +6,6 @@ import type { CacheOutcome } from './index-cache.ts';
 export interface IndexWorkerData {
   /** The worker reads the corpus itself: posting a large corpus across would block the main thread. */
   corpusPath: string;
-  /** The version the main thread read; the worker refuses to serve any other (the files changed). */
-  expectedVersion: string;
   /** INDEX_CACHE_DIR ('' for none): restore from it when it matches, else build and save to it. */
   cacheDir: string;
   settingsFingerprint: string;

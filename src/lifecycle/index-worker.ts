@@ -15,15 +15,8 @@ import type {
 const data = workerData as IndexWorkerData;
 const report = (status: IndexWorkerStatus) => parentPort?.postMessage(status);
 
-async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus } | undefined> {
+async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
   const corpus = await loadCorpus(data.corpusPath);
-  if (corpus.version !== data.expectedVersion) {
-    report({
-      kind: 'failed',
-      message: `the corpus changed while it was being indexed (read ${data.expectedVersion}, then ${corpus.version}); reload again`,
-    });
-    return undefined;
-  }
   const cache = new IndexCache({ dir: data.cacheDir, settingsFingerprint: data.settingsFingerprint });
   const started = performance.now();
   const lookup = await cache.load(corpus);
@@ -86,10 +79,8 @@ function serve(engine: Engine): void {
 
 try {
   const opened = await open();
-  if (opened) {
-    serve(opened.engine);
-    report(opened.status);
-  }
+  serve(opened.engine);
+  report(opened.status);
 } catch (error) {
   report({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
 }

@@ -1,6 +1,7 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Article, Corpus } from '../corpus/article.ts';
 import type { Answer, AnswerOptions } from '../search/answer.ts';
+import { CorpusLookup } from '../search/corpus-lookup.ts';
 import { SearchEngine } from '../search/search-engine.ts';
 import type { CacheOutcome, IndexCache } from './index-cache.ts';
 import type {
@@ -14,8 +15,8 @@ import type {
 export interface WorkerEngineOptions {
   /** Where the worker reads the corpus from: the same path the main thread read `corpus` from. */
   corpusPath: string;
-  /** The corpus as read and validated on the main thread; the worker must find the same version. */
-  corpus: Corpus;
+  /** The corpus as read and validated on this thread (or being read); the worker must find the same version. */
+  corpus: Corpus | Promise<Corpus>;
   /** Restore the index from it when it matches, else build and save it. Omit for no cache. */
   cache?: IndexCache;
   /** Called now and then while the worker builds the index. */
@@ -57,12 +58,13 @@ export class WorkerEngine extends SearchEngine {
 
   private constructor(
     corpus: Corpus,
+    lookup: CorpusLookup,
     worker: Worker,
     port: MessagePort,
     replies: Int32Array,
     timeoutMs: number,
   ) {
-    super(corpus);
+    super(corpus, lookup);
     this.#worker = worker;
     this.#port = port;
     this.#replies = replies;
@@ -72,13 +74,15 @@ export class WorkerEngine extends SearchEngine {
     });
   }
 
-  /** Starts a worker on the corpus at `corpusPath`; resolves once it serves, rejects if it cannot. */
-  static start(options: WorkerEngineOptions): Promise<StartedWorkerEngine> {
+  /**
+   * Starts a worker on the corpus at `corpusPath`; resolves once it serves, rejects if it cannot. The
+   * worker starts reading at once, alongside this thread's own reading when `corpus` is still a promise.
+   */
+  static async start(options: WorkerEngineOptions): Promise<StartedWorkerEngine> {
     const { port1, port2 } = new MessageChannel();
     const replies = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
     const workerData: IndexWorkerData = {
       corpusPath: options.corpusPath,
-      expectedVersion: options.corpus.version,
       cacheDir: options.cache?.dir ?? '',
       settingsFingerprint: options.cache?.settingsFingerprint ?? '',
       port: port2,
@@ -88,50 +92,37 @@ export class WorkerEngine extends SearchEngine {
       workerData,
       transferList: [port2],
     });
-    return new Promise((resolve, reject) => {
-      const fail = (message: string) => {
-        port1.close();
-        void worker.terminate();
-        reject(new Error(message));
-      };
-      const onMessage = (status: IndexWorkerStatus) => {
-        if (status.kind === 'progress') {
-          options.onProgress?.(status.done, status.total);
-          return;
-        }
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        if (status.kind === 'failed') {
-          fail(status.message);
-          return;
-        }
-        // A worker that only answers is no reason to keep the process alive.
-        worker.unref();
-        const engine = new WorkerEngine(
-          options.corpus,
-          worker,
-          port1,
-          new Int32Array(replies),
-          options.callTimeoutMs ?? 10_000,
+    try {
+      const ready = workerReady(worker, options.onProgress);
+      // This thread's reading decides what is wrong with a corpus (a `CorpusError` lists every problem);
+      // the worker's failure is only reported when this thread found nothing wrong.
+      ready.catch(() => undefined);
+      const corpus = await options.corpus;
+      const [status, lookup] = await Promise.all([ready, CorpusLookup.ofAsync(corpus)]);
+      if (status.version !== corpus.version) {
+        throw new Error(
+          `the corpus changed while it was being indexed (read ${corpus.version}, indexed ${status.version}); reload again`,
         );
-        const { from, cache, indexMs, saveMs, savedTo, saveError } = status;
-        resolve({
-          engine,
-          from,
-          lookup: cache,
-          indexMs,
-          saveMs,
-          ...(savedTo === undefined ? {} : { savedTo }),
-          ...(saveError === undefined ? {} : { saveError }),
-        });
+      }
+      // A worker that only answers is no reason to keep the process alive.
+      worker.unref();
+      const timeoutMs = options.callTimeoutMs ?? 10_000;
+      const engine = new WorkerEngine(corpus, lookup, worker, port1, new Int32Array(replies), timeoutMs);
+      const { from, cache, indexMs, saveMs, savedTo, saveError } = status;
+      return {
+        engine,
+        from,
+        lookup: cache,
+        indexMs,
+        saveMs,
+        ...(savedTo === undefined ? {} : { savedTo }),
+        ...(saveError === undefined ? {} : { saveError }),
       };
-      worker.on('message', onMessage);
-      const onError = (error: Error) => fail(`the index worker failed: ${error.message}`);
-      const onExit = (code: number) => fail(`the index worker exited (code ${code}) before serving`);
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-    });
+    } catch (error) {
+      port1.close();
+      void worker.terminate();
+      throw error;
+    }
   }
 
   answer(question: string, options: AnswerOptions = {}): Answer {
@@ -178,4 +169,38 @@ export class WorkerEngine extends SearchEngine {
       seen = Atomics.load(this.#replies, 0);
     }
   }
+}
+
+/** The worker's ready status, once it serves; rejects if it fails or exits first. */
+function workerReady(
+  worker: Worker,
+  onProgress: ((done: number, total: number) => void) | undefined,
+): Promise<Extract<IndexWorkerStatus, { kind: 'ready' }>> {
+  return new Promise((resolve, reject) => {
+    const settle = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    const onMessage = (status: IndexWorkerStatus) => {
+      if (status.kind === 'progress') {
+        onProgress?.(status.done, status.total);
+        return;
+      }
+      settle();
+      if (status.kind === 'failed') reject(new Error(status.message));
+      else resolve(status);
+    };
+    const onError = (error: Error) => {
+      settle();
+      reject(new Error(`the index worker failed: ${error.message}`));
+    };
+    const onExit = (code: number) => {
+      settle();
+      reject(new Error(`the index worker exited (code ${code}) before serving`));
+    };
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+  });
 }

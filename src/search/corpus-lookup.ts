@@ -1,4 +1,5 @@
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
+import { TimeSlicer } from '../event-loop.ts';
 
 export interface Located {
   article: Article;
@@ -15,6 +16,17 @@ export class CorpusLookup {
     this.byArticleId.set(article.id, article);
     for (const passage of article.passages) this.byCitation.set(passage.id, { article, passage });
     this.passageCount += article.passages.length;
+  }
+
+  /** `of` in slices, yielding to the event loop: a large corpus has a hundred thousand passages. */
+  static async ofAsync(corpus: Corpus): Promise<CorpusLookup> {
+    const lookup = new CorpusLookup();
+    const slicer = new TimeSlicer();
+    for (const article of corpus.articles) {
+      lookup.add(article);
+      await slicer.pause();
+    }
+    return lookup;
   }
 
   static of(corpus: Corpus): CorpusLookup {

@@ -188,12 +188,7 @@ export class Engine extends SearchEngine {
     Engine.checkSerialized(corpus, json);
     const passages = await MiniSearch.loadJSAsync(json.passages, PASSAGE_INDEX);
     const articles = await MiniSearch.loadJSAsync(json.articles, ARTICLE_INDEX);
-    const lookup = new CorpusLookup();
-    const slicer = new TimeSlicer();
-    for (const article of corpus.articles) {
-      lookup.add(article);
-      await slicer.pause();
-    }
+    const lookup = await CorpusLookup.ofAsync(corpus);
     return new Engine(corpus, passages, articles, new Map(json.documentFrequency), lookup, options.ranking);
   }
 
