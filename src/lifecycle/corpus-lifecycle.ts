@@ -31,6 +31,8 @@ export interface CorpusLifecycleOptions {
   load?: ReloaderOptions['load'];
   /** Indexes a reloaded corpus; see `ReloaderOptions.index`. @default on this thread, in slices */
   index?: ReloaderOptions['index'];
+  /** See `ReloaderOptions.retireAfterMs`. */
+  retireAfterMs?: number;
 }
 
 /**
@@ -57,6 +59,7 @@ export class CorpusLifecycle {
       ...(options.writeLine === undefined ? {} : { writeLine: options.writeLine }),
       ...(options.load === undefined ? {} : { load: options.load }),
       ...(options.index === undefined ? {} : { index: options.index }),
+      ...(options.retireAfterMs === undefined ? {} : { retireAfterMs: options.retireAfterMs }),
       onReloaded: (engine, report) => this.#notify(engine, report),
     });
     this.store = new CorpusStore({

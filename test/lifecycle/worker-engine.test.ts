@@ -1,0 +1,157 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CorpusError, loadCorpus } from '../../src/corpus/load-corpus.ts';
+import { Library } from '../../src/library.ts';
+import { AuditLog } from '../../src/lifecycle/audit-log.ts';
+import { startWorkerEngine } from '../../src/lifecycle/fast-start.ts';
+import { IndexCache } from '../../src/lifecycle/index-cache.ts';
+import { WorkerEngine } from '../../src/lifecycle/worker-engine.ts';
+import { Engine } from '../../src/search/engine.ts';
+import { BUNDLED_CORPUS, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+
+const QUESTIONS = [
+  'who threatened the mayor of Teteghem?',
+  'What did the mayor of Calais threaten to do?',
+  'English mafia gun',
+  'how many migrants are in the camp?',
+  'who won the 1998 world cup?',
+];
+
+describe('WorkerEngine over the bundled corpus', () => {
+  let inThread: Engine;
+  let inWorker: WorkerEngine;
+  beforeAll(async () => {
+    const corpus = await loadCorpus(BUNDLED_CORPUS);
+    inThread = Engine.build(corpus);
+    ({ engine: inWorker } = await WorkerEngine.start({ corpusPath: BUNDLED_CORPUS, corpus }));
+  });
+  afterAll(() => inWorker.close());
+
+  it('answers exactly as the engine on this thread: same passages, quotes, scores and paging', () => {
+    for (const question of QUESTIONS) {
+      expect(inWorker.answer(question), question).toEqual(inThread.answer(question));
+      expect(inWorker.answer(question, { limit: 2, offset: 2 })).toEqual(
+        inThread.answer(question, { limit: 2, offset: 2 }),
+      );
+    }
+    expect(inWorker.answer(QUESTIONS[0]!).results[0]?.citation).toBe('teteghem-mayor-threatened-with-gun#2');
+  });
+
+  it('gives the same closest headlines, citation suggestions and context', () => {
+    const ids = (articles: { id: string }[]) => articles.map((article) => article.id);
+    expect(ids(inWorker.closestHeadlines('Calais migrants', 3))).toEqual(
+      ids(inThread.closestHeadlines('Calais migrants', 3)),
+    );
+    expect(ids(inWorker.closestHeadlines('Calais migrants', 3)).length).toBeGreaterThan(0);
+    expect(inWorker.suggestCitations('mayor gun')).toEqual(inThread.suggestCitations('mayor gun'));
+    expect(inWorker.context('teteghem-mayor-threatened-with-gun#2', 1)).toEqual(
+      inThread.context('teteghem-mayor-threatened-with-gun#2', 1),
+    );
+    expect(inWorker.passageCount).toBe(inThread.passageCount);
+  });
+});
+
+describe('WorkerEngine.start', () => {
+  let root: string;
+  let folder: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ root, corpus: folder, cleanup } = await copyOfBundledCorpus());
+  });
+  afterEach(() => cleanup());
+
+  it('refuses an invalid corpus with every problem, as read on this thread', async () => {
+    await writeFile(path.join(folder, 'broken.md'), '---\npublisher: Nobody\n---\n\nNo title here.\n');
+    const started = startWorkerEngine({ corpusPath: folder, cache: new IndexCache({ dir: '' }) });
+    await expect(started).rejects.toBeInstanceOf(CorpusError);
+    await expect(started).rejects.toThrow(/title is required/);
+  });
+
+  it('refuses to serve an index of another corpus than the one read on this thread', async () => {
+    const other = await loadCorpus(BUNDLED_CORPUS);
+    await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    await expect(WorkerEngine.start({ corpusPath: folder, corpus: other })).rejects.toThrow(
+      /the corpus changed while it was being indexed/,
+    );
+  });
+
+  it('builds and persists the index on a cold start, then starts from it', async () => {
+    const cache = new IndexCache({ dir: path.join(root, 'cache') });
+    const cold = await startWorkerEngine({ corpusPath: folder, cache });
+    cold.engine.close();
+    expect(cold.from).toBe('built');
+    expect(cold.lookup).toEqual({ status: 'miss', reason: 'absent' });
+    expect(cold.savedTo).toBe(cache.fileFor(cold.engine.version));
+    expect(await readdir(cache.dir)).toHaveLength(1);
+
+    const warm = await startWorkerEngine({ corpusPath: folder, cache });
+    expect(warm.from).toBe('cache');
+    expect(warm.saveMs).toBe(0);
+    expect(warm.engine.answer(QUESTIONS[0]!).results[0]?.citation).toBe(
+      'teteghem-mayor-threatened-with-gun#2',
+    );
+    warm.engine.close();
+  });
+
+  it('once closed, refuses searches but still cites from its corpus', async () => {
+    const { engine } = await WorkerEngine.start({ corpusPath: folder, corpus: loadCorpus(folder) });
+    engine.close();
+    expect(() => engine.answer(QUESTIONS[0]!)).toThrow(/retired/);
+    expect(engine.passage('teteghem-mayor-threatened-with-gun#2')?.article.id).toBe(
+      'teteghem-mayor-threatened-with-gun',
+    );
+  });
+
+  it('reloads onto a new worker with no question failing, and retires the old worker', async () => {
+    const { engine: first } = await WorkerEngine.start({ corpusPath: folder, corpus: loadCorpus(folder) });
+    const library = new Library(first, {
+      corpusPath: folder,
+      lifecycle: {
+        audit: new AuditLog({ writeLine: () => undefined }),
+        retireAfterMs: 50,
+        index: async (corpus, onProgress) =>
+          (await WorkerEngine.start({ corpusPath: folder, corpus, onProgress })).engine,
+      },
+    });
+    const failures: string[] = [];
+    let answered = 0;
+    let running = true;
+    const ask = () => {
+      if (!running) return;
+      try {
+        const top = library.engine.answer('who threatened the mayor of Teteghem?').results[0];
+        if (top?.article !== 'teteghem-mayor-threatened-with-gun') failures.push(`wrong: ${top?.citation}`);
+        answered++;
+      } catch (error) {
+        failures.push(String(error));
+      }
+      setImmediate(ask);
+    };
+    setImmediate(ask);
+
+    await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    const outcome = await library.reload();
+    expect(outcome.status).toBe('reloaded');
+    expect(library.engine).not.toBe(first);
+    expect(library.engine.answer('who rescued the stranded kayakers?').results[0]?.article).toBe(
+      'lighthouse',
+    );
+    const during = answered;
+
+    await writeFile(path.join(folder, 'broken.md'), '---\npublisher: Nobody\n---\n\n');
+    const refused = await library.reload();
+    expect(refused.status).toBe('refused');
+    expect(library.engine.answer('who rescued the stranded kayakers?').results[0]?.article).toBe(
+      'lighthouse',
+    );
+
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    running = false;
+    expect(failures).toEqual([]);
+    expect(during).toBeGreaterThan(0);
+    // The replaced engine's worker is gone (its index freed), past the grace period.
+    expect(() => first.answer(QUESTIONS[0]!)).toThrow(/retired/);
+    library.engine.close();
+  });
+});
