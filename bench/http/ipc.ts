@@ -8,8 +8,8 @@ export type ChildMessage =
       seedPort: number;
       articles: number;
       passages: number;
-      loadMs: number;
-      buildMs: number;
+      /** Reading the corpus and building its index on a worker thread. */
+      startMs: number;
     }
   | { kind: 'cpu'; micros: number };
 

@@ -1,6 +1,6 @@
-import { join } from 'node:path';
-import type { Corpus } from '../../src/corpus/article.ts';
-import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
+import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 
 /** `../shared/data`, beside every checkout and in CI. */
 export const SHARED_DATA = join(import.meta.dirname, '..', '..', '..', 'shared', 'data');
@@ -8,8 +8,15 @@ export const SHARED_DATA = join(import.meta.dirname, '..', '..', '..', 'shared',
 /** The three JSON Lines files that make the ~24,000-article scale corpus (their ids are distinct). */
 export const SCALE_FILES = ['newsqa/articles.jsonl', 'reuters/reuters21578.jsonl', 'bbc/bbc.jsonl'];
 
-/** NewsQA + Reuters + BBC as one corpus, loaded with the core's own loader. */
-export async function loadScaleCorpus(): Promise<Corpus> {
-  const parts = await Promise.all(SCALE_FILES.map((file) => loadCorpus(join(SHARED_DATA, file))));
-  return makeCorpus(parts.flatMap((part) => part.articles));
+/**
+ * NewsQA + Reuters + BBC as one corpus folder, the way the bot reads CORPUS_PATH: a temporary folder
+ * of links to the three files, numbered so that they load in this order. Returns the folder.
+ */
+export async function scaleCorpusFolder(): Promise<string> {
+  const folder = join(await mkdtemp(join(tmpdir(), 'newsdesk-bench-http-')), 'corpus');
+  await mkdir(folder);
+  for (const [i, file] of SCALE_FILES.entries()) {
+    await symlink(join(SHARED_DATA, file), join(folder, `${i + 1}-${basename(file)}`));
+  }
+  return folder;
 }

@@ -1,21 +1,24 @@
 /**
  * Child process of `bench/http-load.ts`: builds the scale corpus's index, then serves the real endpoint
- * over it, the bare one, and the real one over the bundled corpus, on loopback, so the load generator has the other core to itself. Talks over IPC:
- * sends `ready`, answers `cpu` with its CPU time, exits on `stop`.
+ * over it, the bare one, and the real one over the bundled corpus, on loopback. The indexes live on
+ * worker threads, as in `npm run start:http` (INDEX_THREAD=worker). Talks over IPC: sends `ready`,
+ * answers `cpu` with its CPU time (worker threads included), exits on `stop`.
  */
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import { createLogger } from '../../src/interactions/logger.ts';
 import { Library } from '../../src/library.ts';
-import { Engine } from '../../src/search/engine.ts';
+import { startWorkerEngine } from '../../src/lifecycle/fast-start.ts';
+import { IndexCache } from '../../src/lifecycle/index-cache.ts';
 import { createInteractionServer } from '../../src/transports/http/server.ts';
 import { publicKeyFromHex } from '../../src/transports/http/verify-signature.ts';
 import { createBareEndpoint } from './bare-endpoint.ts';
 import type { ChildMessage, ParentMessage } from './ipc.ts';
-import { loadScaleCorpus } from './scale-corpus.ts';
+import { scaleCorpusFolder } from './scale-corpus.ts';
 
 const publicKeyHex = process.env.BENCH_PUBLIC_KEY ?? '';
 
@@ -28,11 +31,11 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-const started = performance.now();
-const corpus = await loadScaleCorpus();
-const loadedMs = performance.now() - started;
-const engine = Engine.build(corpus);
-const builtMs = performance.now() - started - loadedMs;
+const folder = await scaleCorpusFolder();
+const noCache = new IndexCache({ dir: '' });
+const started = await startWorkerEngine({ corpusPath: folder, cache: noCache });
+await rm(dirname(folder), { recursive: true, force: true });
+const engine = started.engine;
 const library = new Library(engine);
 
 // Deferred answers (none are expected at this speed) would PATCH here instead of nowhere.
@@ -58,7 +61,8 @@ const endpoint = createInteractionServer({
   context: createDispatchContext({ library, config, logger: createLogger('warn') }),
 });
 const bare = createBareEndpoint(publicKeyFromHex(publicKeyHex));
-const seedLibrary = await Library.open(join(import.meta.dirname, '..', '..', 'corpus'));
+const seedPath = join(import.meta.dirname, '..', '..', 'corpus');
+const seedLibrary = new Library((await startWorkerEngine({ corpusPath: seedPath, cache: noCache })).engine);
 const seed = createInteractionServer({
   publicKey: publicKeyHex,
   library: seedLibrary,
@@ -73,8 +77,7 @@ send({
   seedPort: await listen(seed),
   articles: engine.articles().length,
   passages: engine.passageCount,
-  loadMs: loadedMs,
-  buildMs: builtMs,
+  startMs: started.durationMs,
 });
 
 process.on('message', (message: ParentMessage) => {
