@@ -59,7 +59,7 @@ export default {
     /** `ask:more:<offset>:<limit>`: the next page, replacing this one; the question is read from the message. */
     'ask:more': {
       rateLimited: true,
-      execute(ctx, [offset = '', limit = ''], interaction) {
+      async execute(ctx, [offset = '', limit = ''], interaction) {
         const state = readQueryState(interaction.message.embeds);
         const page = z
           .object({
@@ -70,7 +70,7 @@ export default {
         if (!state || !page.success)
           throw new UserError('stale-button', 'This button no longer works; ask the question again.');
         return {
-          update: answerQuestion(ctx.library.engine, {
+          update: await answerQuestion(ctx.library.engine, {
             question: state.question,
             limit: page.data.limit,
             offset: page.data.offset,

@@ -51,6 +51,11 @@ export const EnvSchema = z.object({
    * a reload, never pauses this thread for garbage collection), or `main`, this thread.
    */
   INDEX_THREAD: z.enum(['worker', 'main']).default('worker'),
+  /**
+   * With INDEX_THREAD=worker: how many worker threads, each with its own copy of the index, search at
+   * once. More serve more questions a second on more cores, at one index's memory each.
+   */
+  INDEX_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** Role ids allowed to change the corpus, checked in code on top of Discord's permission gate. */
   MODERATOR_ROLE_IDS: idList,
   /** Channel that receives a line for every corpus change. */

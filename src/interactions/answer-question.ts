@@ -4,7 +4,7 @@ import type { EngineView } from './library-view.ts';
 import { renderAnswer, renderNoCoverage } from './render/answer.ts';
 
 /** What `/ask`, "More results" and "Find coverage" all do: ask the engine and render what it says. */
-export function answerQuestion(
+export async function answerQuestion(
   engine: EngineView,
   request: {
     question: string;
@@ -14,7 +14,7 @@ export function answerQuestion(
     sourceId?: string | null;
     subject?: string;
   },
-): ReplyPayload {
+): Promise<ReplyPayload> {
   const offset = request.offset ?? 0;
   const source = request.sourceId ? engine.article(request.sourceId) : undefined;
   if (request.sourceId && !source) {
@@ -23,14 +23,15 @@ export function answerQuestion(
       'That source is not in the archive (it may have been removed by a reload). Pick one from the list as you type, or leave it out.',
     );
   }
-  const answer = engine.answer(request.question, {
+  const answer = await engine.answerAsync(request.question, {
     limit: request.limit,
     offset,
     ...(source ? { articleId: source.id } : {}),
   });
   if (answer.results.length === 0) {
     if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
-    return renderNoCoverage(request.question, engine.closestHeadlines(request.question, 3), source ?? null);
+    const closest = await engine.closestHeadlinesAsync(request.question, 3);
+    return renderNoCoverage(request.question, closest, source ?? null);
   }
   return renderAnswer(answer, {
     question: request.question,

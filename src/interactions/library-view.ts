@@ -10,6 +10,8 @@ export interface EngineView {
   readonly version: string;
   readonly passageCount: number;
   answer(question: string, options?: AnswerOptions): Answer;
+  /** `answer` without holding up this thread while the index (perhaps on another thread) is searched. */
+  answerAsync(question: string, options?: AnswerOptions): Promise<Answer>;
   articles(): readonly Article[];
   article(id: string): Article | undefined;
   passage(citation: string): { article: Article; passage: Passage } | undefined;
@@ -18,6 +20,7 @@ export interface EngineView {
     radius?: number,
   ): { article: Article; passages: Passage[]; focus: number } | undefined;
   closestHeadlines(question: string, limit?: number): Article[];
+  closestHeadlinesAsync(question: string, limit?: number): Promise<Article[]>;
   suggestArticles(text: string, limit?: number): Article[];
   suggestCitations(text: string, limit?: number): { citation: string; preview: string }[];
 }

@@ -27,6 +27,8 @@ export interface StartEngineOptions {
   /** @default loadCorpus */
   load?: (path: string) => Promise<Corpus>;
   onProgress?: (done: number, total: number) => void;
+  /** `startWorkerEngine` only: see `WorkerEngineOptions.workers`. @default 1 */
+  workers?: number;
 }
 
 /**
@@ -77,6 +79,8 @@ export async function startWorkerEngine(options: StartEngineOptions): Promise<St
     // Read here while the worker reads too: both take the same time, and the worker needs it first.
     corpus: (options.load ?? loadCorpus)(options.corpusPath),
     cache: options.cache,
+    ...(options.workers === undefined ? {} : { workers: options.workers }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
   return {
     engine,

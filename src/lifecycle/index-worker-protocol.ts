@@ -9,6 +9,8 @@ export interface IndexWorkerData {
   /** INDEX_CACHE_DIR ('' for none): restore from it when it matches, else build and save to it. */
   cacheDir: string;
   settingsFingerprint: string;
+  /** Whether this worker saves the index it builds (one worker of a pool does). */
+  persist: boolean;
   /** Questions arrive on this port; each reply is posted on it before `replies` is bumped. */
   port: MessagePort;
   /** One Int32: how many replies have been posted, for the main thread to wait on. */

@@ -43,7 +43,7 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
     saveMs: 0,
   };
   // Saved before serving: once questions arrive, a long serialization would hold them up.
-  if (cache.enabled) {
+  if (cache.enabled && data.persist) {
     const saving = performance.now();
     try {
       status.savedTo = await cache.save(engine);

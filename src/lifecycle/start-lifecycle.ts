@@ -25,6 +25,7 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
   const started: StartedEngine<SearchEngine> = await (inWorker ? startWorkerEngine : startEngine)({
     corpusPath: config.CORPUS_PATH,
     cache,
+    workers: config.INDEX_WORKERS,
   });
   logger.info('corpus loaded', {
     version: started.engine.version,
@@ -54,6 +55,7 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
                 corpus,
                 cache,
                 onProgress,
+                workers: config.INDEX_WORKERS,
               });
               if (started.savedTo)
                 logger.info('index cache saved', { file: started.savedTo, version: corpus.version });

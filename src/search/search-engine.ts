@@ -36,6 +36,19 @@ export abstract class SearchEngine {
   abstract closestHeadlines(question: string, limit?: number): Article[];
 
   /**
+   * `answer`, for callers that can wait: an engine whose index is on another thread leaves this one
+   * free meanwhile. Rejects where `answer` throws.
+   */
+  async answerAsync(question: string, options?: AnswerOptions): Promise<Answer> {
+    return this.answer(question, options);
+  }
+
+  /** `closestHeadlines`, for callers that can wait (see `answerAsync`). */
+  async closestHeadlinesAsync(question: string, limit?: number): Promise<Article[]> {
+    return this.closestHeadlines(question, limit);
+  }
+
+  /**
    * Lets go of what the engine holds outside this thread. A retired engine may still be asked
    * afterwards by a request that took it before the swap, so this runs a while after the swap.
    */

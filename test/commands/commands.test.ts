@@ -52,30 +52,34 @@ describe('the commands, on the bundled corpus', () => {
     expect(ask.options.parse({ question: ' who? ' })).toEqual({ question: 'who?', limit: 3, private: false });
   });
 
-  it('/ask with a source that was removed says so instead of answering from everything', () => {
-    expect(() =>
+  it('/ask with a source that was removed says so instead of answering from everything', async () => {
+    await expect(
       ask.execute(ctx, { question: 'mayor', limit: 3, private: false, source: 'gone-article' }),
-    ).toThrow(/That source is not in the archive/);
+    ).rejects.toThrow(/That source is not in the archive/);
   });
 
-  it('"More results" on a message without a stored question asks to ask again', () => {
+  it('"More results" on a message without a stored question asks to ask again', async () => {
     const press: ButtonIncoming = {
       ...base,
       kind: 'button',
       customId: 'ask:more:3:3',
       message: { id: 'm', content: '', embeds: [] },
     };
-    expect(() => ask.buttons['ask:more'].execute(ctx, ['3', '3'], press)).toThrow(/ask the question again/);
+    await expect(ask.buttons['ask:more'].execute(ctx, ['3', '3'], press)).rejects.toThrow(
+      /ask the question again/,
+    );
   });
 
-  it('"More results" past the last result says there are no more', () => {
+  it('"More results" past the last result says there are no more', async () => {
     const press: ButtonIncoming = {
       ...base,
       kind: 'button',
       customId: 'ask:more:900:3',
       message: { id: 'm', content: '', embeds: [{ footer: { text: 'Asked: who threatened the mayor?' } }] },
     };
-    expect(() => ask.buttons['ask:more'].execute(ctx, ['900', '3'], press)).toThrow(/no more results/);
+    await expect(ask.buttons['ask:more'].execute(ctx, ['900', '3'], press)).rejects.toThrow(
+      /no more results/,
+    );
   });
 
   it('/sources matches publisher as well as title and id, ignoring case and accents', () => {
@@ -117,7 +121,7 @@ describe('the commands, on the bundled corpus', () => {
     expect(() => findCoverage.execute(ctx, {}, empty)).toThrow(/no text I can check/);
   });
 
-  it('"Find coverage" searches a long message from its start, cut after a sentence', () => {
+  it('"Find coverage" searches a long message from its start, cut after a sentence', async () => {
     const long: MessageContextMenuIncoming = {
       ...base,
       kind: 'message-context-menu',
@@ -128,7 +132,7 @@ describe('the commands, on the bundled corpus', () => {
         embeds: [],
       },
     };
-    const reply = findCoverage.execute(ctx, {}, long);
+    const reply = await findCoverage.execute(ctx, {}, long);
     const footer = reply.embeds?.at(-1)?.footer?.text ?? '';
     expect(footer.split('\n')[0]!.length).toBeLessThanOrEqual('Asked: '.length + 500);
     expect(footer.split('\n')[0]).toMatch(/\.$/);

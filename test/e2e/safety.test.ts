@@ -35,11 +35,11 @@ function instrumented(library: Library, counter: { answers: number }): LibraryVi
       const engine = library.engine;
       return new Proxy(engine, {
         get(target, property) {
-          if (property === 'answer') {
+          if (property === 'answer' || property === 'answerAsync') {
             return (question: string, options?: Parameters<EngineView['answer']>[1]) => {
               counter.answers += 1;
               if (question.includes('explode')) throw new Error('index shard unreadable (injected)');
-              return target.answer(question, options);
+              return target[property](question, options);
             };
           }
           const value = Reflect.get(target, property, target);

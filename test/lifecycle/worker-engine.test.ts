@@ -52,6 +52,49 @@ describe('WorkerEngine over the bundled corpus', () => {
   });
 });
 
+describe('WorkerEngine with two workers', () => {
+  let inThread: Engine;
+  let pool: WorkerEngine;
+  beforeAll(async () => {
+    const corpus = await loadCorpus(BUNDLED_CORPUS);
+    inThread = Engine.build(corpus);
+    ({ engine: pool } = await WorkerEngine.start({ corpusPath: BUNDLED_CORPUS, corpus, workers: 2 }));
+  });
+  afterAll(() => pool.close());
+
+  it('answers questions asked at once, on both workers, as the engine on this thread does', async () => {
+    expect(pool.workers).toBe(2);
+    const asked = QUESTIONS.flatMap((question) => [question, `${question} please`]);
+    const answers = await Promise.all(asked.map((question) => pool.answerAsync(question)));
+    expect(answers).toEqual(asked.map((question) => inThread.answer(question)));
+    const headlines = await pool.closestHeadlinesAsync('Calais migrants', 2);
+    expect(headlines.map((article) => article.id)).toEqual(
+      inThread.closestHeadlines('Calais migrants', 2).map((article) => article.id),
+    );
+  });
+
+  it('mixes waiting and non-waiting calls on the same workers', async () => {
+    const pending = QUESTIONS.map((question) => pool.answerAsync(question, { limit: 1 }));
+    // Waiting calls settle the replies to earlier non-waiting ones as they go past.
+    expect(pool.answer(QUESTIONS[0]!)).toEqual(inThread.answer(QUESTIONS[0]!));
+    expect(await Promise.all(pending)).toEqual(
+      QUESTIONS.map((question) => inThread.answer(question, { limit: 1 })),
+    );
+  });
+
+  it('fails calls in flight when closed, and every later one', async () => {
+    const { engine } = await WorkerEngine.start({
+      corpusPath: BUNDLED_CORPUS,
+      corpus: loadCorpus(BUNDLED_CORPUS),
+      workers: 2,
+    });
+    const inFlight = engine.answerAsync(QUESTIONS[1]!);
+    engine.close();
+    await expect(inFlight).rejects.toThrow(/retired/);
+    await expect(engine.answerAsync(QUESTIONS[1]!)).rejects.toThrow(/retired/);
+  });
+});
+
 describe('WorkerEngine.start', () => {
   let root: string;
   let folder: string;
