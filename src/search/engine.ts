@@ -322,6 +322,7 @@ export class Engine extends SearchEngine {
   ): Candidate[] {
     const w = this.ranking;
     const { selective, common } = this.splitByCost(terms);
+    if (this.df(selective[0]!) > w.vagueQuestionPostings) return [];
 
     const names = nameTerms(question);
     const options: SearchOptions = {
@@ -449,8 +450,10 @@ export class Engine extends SearchEngine {
   closestHeadlines(question: string, limit = 3): Article[] {
     const terms = questionTerms(question.slice(0, MAX_QUESTION_CHARS));
     if (terms.length === 0) return [];
+    const { selective } = this.splitByCost(terms);
+    if (this.df(selective[0]!) > this.ranking.vagueQuestionPostings) return [];
     return this.articleIndex
-      .search(this.splitByCost(terms).selective.join(' '), { ...this.searchOptions(), boost: { title: 2 } })
+      .search(selective.join(' '), { ...this.searchOptions(), boost: { title: 2 } })
       .slice(0, limit)
       .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
   }

@@ -50,6 +50,12 @@ export interface RankingWeights {
    * MiniSearch score; past it the most common terms are found by re-ranking instead of by search.
    */
   postingBudget: number;
+  /**
+   * A question whose rarest term is in more passages than this names no topic ("what did he say?",
+   * "when was she taken?"): it is answered "no coverage found" instead of scoring a large share of the
+   * corpus for a passage that would only share a common word with it.
+   */
+  vagueQuestionPostings: number;
   /** How many of the best passages by MiniSearch score are re-ranked. */
   candidates: number;
   /** Every matching passage of this many best-matching articles is re-ranked too. */
@@ -76,6 +82,7 @@ export const RANKING: RankingWeights = {
   minArticleCoverage: 0.45,
   requireAskedFact: true,
   postingBudget: 1500,
+  vagueQuestionPostings: 3000,
   candidates: 40,
   articleCandidates: 3,
 };
