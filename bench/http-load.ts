@@ -6,11 +6,13 @@
  * autocannon. Targets: /ask throughput >= 0.5x the bare endpoint's, /ask p99 < 50 ms, zero errors,
  * zero accepted forgeries. Exits 1 when a target is missed.
  *
- * Options: --duration <s> (10), --warmup <s> (2), --connections <n> (4).
+ * Options: --duration <s> (10), --warmup <s> (2), --connections <n> (4), --index-workers <n> (INDEX_WORKERS
+ * of the endpoint: one per core by default, as the README advises for an HTTP replica).
  */
 import { fork } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askBody, pingBody } from './http/interaction-bodies.ts';
@@ -24,11 +26,13 @@ const { values: flags } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '4' },
+    'index-workers': { type: 'string', default: String(availableParallelism()) },
   },
 });
 const duration = Number(flags.duration);
 const warmup = Number(flags.warmup);
 const connections = Number(flags.connections);
+const indexWorkers = Number(flags['index-workers']);
 const FORGE_EVERY = 20;
 /** Generous ceilings on throughput, to pre-sign enough distinct requests (a repeat would be a replay). */
 const MAX_RPS = { bare: 20_000, ask: 2_500, seed: 8_000 };
@@ -48,7 +52,7 @@ process.stderr.write(
   'bench:http: building the index over NewsQA + Reuters + BBC in the endpoints process…\n',
 );
 const child = fork(join(import.meta.dirname, 'http', 'serve-endpoints.ts'), [], {
-  env: { ...process.env, BENCH_PUBLIC_KEY: publicKeyHex },
+  env: { ...process.env, BENCH_PUBLIC_KEY: publicKeyHex, BENCH_INDEX_WORKERS: String(indexWorkers) },
   execArgv: ['--import', 'tsx'],
 });
 const ready = new Promise<Extract<ChildMessage, { kind: 'ready' }>>((resolve, reject) => {
@@ -182,7 +186,8 @@ const row = (name: string, r: Measured) =>
 const lines = [
   '',
   `HTTP interactions endpoint under load: loopback, ${connections} connections, ${duration} s each after a ${warmup} s warm-up,`,
-  `1 request in ${FORGE_EVERY} forged; corpus ${endpoints.articles} articles / ${endpoints.passages} passages`,
+  `1 request in ${FORGE_EVERY} forged; corpus ${endpoints.articles} articles / ${endpoints.passages} passages,`,
+  `searched by INDEX_WORKERS=${indexWorkers} index worker threads (one index copy each) on ${availableParallelism()} cores`,
   '',
   `${'endpoint'.padEnd(22)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'forged ok'.padStart(11)} ${'srv CPU'.padStart(8)} ${'gen CPU'.padStart(8)}`,
   row('bare (verify + PONG)', bare),

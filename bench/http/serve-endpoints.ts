@@ -33,7 +33,7 @@ function send(message: ChildMessage): void {
 
 const folder = await scaleCorpusFolder();
 const noCache = new IndexCache({ dir: '' });
-const workers = Number(process.env.BENCH_INDEX_WORKERS ?? '1');
+const workers = Number(process.env.BENCH_INDEX_WORKERS);
 const started = await startWorkerEngine({ corpusPath: folder, cache: noCache, workers });
 await rm(dirname(folder), { recursive: true, force: true });
 const engine = started.engine;

@@ -48,6 +48,10 @@ export class IndexThread {
     this.#port.on('message', (reply: IndexReply) => this.#settle(reply));
     // Neither a worker that only answers nor its channel is a reason to keep the process alive.
     this.#port.unref();
+    // An uncaught error in the worker ends it; without a listener it would end this process too.
+    this.#worker.on('error', (error) => {
+      this.#stop(`the index worker failed: ${error.message}`);
+    });
     this.#worker.on('exit', (code) => {
       this.#stop(`the index worker stopped (exit code ${code})`);
     });
