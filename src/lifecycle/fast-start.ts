@@ -76,8 +76,10 @@ export async function startWorkerEngine(options: StartEngineOptions): Promise<St
   const started = performance.now();
   const { engine, from, lookup, saveMs, savedTo, saveError } = await WorkerEngine.start({
     corpusPath: options.corpusPath,
-    // Read here while the worker reads too: both take the same time, and the worker needs it first.
+    // Read here while the worker starts and reads the cache file.
     corpus: (options.load ?? loadCorpus)(options.corpusPath),
+    // Nothing is served yet: a pause to copy the corpus across costs nobody, and saves a second reading.
+    sendCorpus: true,
     cache: options.cache,
     ...(options.workers === undefined ? {} : { workers: options.workers }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

@@ -74,26 +74,35 @@ export class IndexCache {
     return path.join(this.dir, `${FILE_PREFIX}${this.keyFor(corpusVersion)}.json`);
   }
 
+  /**
+   * Reads and parses the cache file before the corpus version is known, so that a start can do both at
+   * once; `load` then uses it if it is the corpus's file. There is normally one file (`save` deletes
+   * the others); with none or several, nothing is read.
+   */
+  async prefetch(): Promise<PrefetchedCache | undefined> {
+    if (!this.enabled) return undefined;
+    const names = await readdir(this.dir).catch(() => []);
+    const files = names.filter(isCacheFile);
+    if (files.length !== 1) return undefined;
+    const file = path.join(this.dir, files[0]!);
+    return { file, read: await readEnvelope(file) };
+  }
+
   /** Restores the engine for `corpus` if a matching, intact cache file exists. */
-  async load(corpus: Corpus): Promise<CacheLookup> {
+  async load(corpus: Corpus, prefetched?: PrefetchedCache): Promise<CacheLookup> {
     if (!this.enabled) return { status: 'miss', reason: 'disabled' };
     const file = this.fileFor(corpus.version);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'miss', reason: 'absent' };
-      return { status: 'corrupt', file, reason: `unreadable: ${String(error)}` };
+    const read = prefetched?.file === file ? prefetched.read : await readEnvelope(file);
+    if (read.status !== 'read') return read;
+    const { envelope } = read;
+    if (
+      envelope.format !== CACHE_FORMAT ||
+      envelope.key !== this.keyFor(corpus.version) ||
+      !envelope.engine
+    ) {
+      return { status: 'corrupt', file, reason: 'envelope does not match its file name' };
     }
     try {
-      const envelope = JSON.parse(text) as Partial<CacheEnvelope>;
-      if (
-        envelope.format !== CACHE_FORMAT ||
-        envelope.key !== this.keyFor(corpus.version) ||
-        !envelope.engine
-      ) {
-        return { status: 'corrupt', file, reason: 'envelope does not match its file name' };
-      }
       return { status: 'hit', engine: Engine.fromJSON(corpus, envelope.engine), file };
     } catch (error) {
       return { status: 'corrupt', file, reason: error instanceof Error ? error.message : String(error) };
@@ -118,9 +127,39 @@ export class IndexCache {
     };
     await writeFileAtomic(file, (write) => writeJsonYielding(envelope, write));
     const stale = (await readdir(this.dir)).filter(
-      (name) => name.startsWith(FILE_PREFIX) && name.endsWith('.json') && name !== path.basename(file),
+      (name) => isCacheFile(name) && name !== path.basename(file),
     );
     await Promise.all(stale.map((name) => unlink(path.join(this.dir, name)).catch(() => undefined)));
     return file;
+  }
+}
+
+/** A cache file read by `IndexCache.prefetch`, for `load`. */
+export interface PrefetchedCache {
+  file: string;
+  read: EnvelopeRead;
+}
+
+type EnvelopeRead =
+  | { status: 'read'; envelope: Partial<CacheEnvelope> }
+  | { status: 'miss'; reason: 'absent' }
+  | { status: 'corrupt'; file: string; reason: string };
+
+function isCacheFile(name: string): boolean {
+  return name.startsWith(FILE_PREFIX) && name.endsWith('.json');
+}
+
+async function readEnvelope(file: string): Promise<EnvelopeRead> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'miss', reason: 'absent' };
+    return { status: 'corrupt', file, reason: `unreadable: ${String(error)}` };
+  }
+  try {
+    return { status: 'read', envelope: JSON.parse(text) as Partial<CacheEnvelope> };
+  } catch (error) {
+    return { status: 'corrupt', file, reason: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -1,5 +1,7 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { Corpus } from '../corpus/article.ts';
 import type {
+  CorpusMessage,
   IndexReply,
   IndexRequest,
   IndexWorkerData,
@@ -60,6 +62,11 @@ export class IndexThread {
   /** Calls in flight: the pool sends the next one to the thread with the fewest. */
   get load(): number {
     return this.#pending.size;
+  }
+
+  /** Posts the corpus to a worker started with `corpusFrom: 'message'` (a structured copy, made here). */
+  sendCorpus(corpus: Corpus): void {
+    this.#worker.postMessage({ kind: 'corpus', corpus } satisfies CorpusMessage);
   }
 
   /** Lets the process exit with the thread still running (once it serves). */

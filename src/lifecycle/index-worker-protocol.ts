@@ -1,10 +1,16 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { Corpus } from '../corpus/article.ts';
 import type { Answer, AnswerOptions } from '../search/answer.ts';
 import type { CacheOutcome } from './index-cache.ts';
 
 /** What the index worker is started with. */
 export interface IndexWorkerData {
-  /** The worker reads the corpus itself: posting a large corpus across would block the main thread. */
+  /**
+   * `path`: the worker reads the corpus at `corpusPath` itself (copying a large corpus across would
+   * pause the main thread). `message`: the main thread posts it (`CorpusMessage`), and the worker reads
+   * the cache file meanwhile.
+   */
+  corpusFrom: 'path' | 'message';
   corpusPath: string;
   /** INDEX_CACHE_DIR ('' for none): restore from it when it matches, else build and save to it. */
   cacheDir: string;
@@ -24,7 +30,10 @@ export type IndexWorkerStatus =
       version: string;
       from: 'cache' | 'built';
       cache: CacheOutcome;
-      /** Milliseconds spent restoring or building the index, and persisting it (0 when not saved). */
+      /**
+       * Milliseconds from the worker's start to its index (reading or receiving the corpus, restoring or
+       * building), and spent persisting it (0 when not saved).
+       */
       indexMs: number;
       saveMs: number;
       savedTo?: string;
@@ -42,3 +51,9 @@ export type IndexReply =
   | { id: number; ok: true; answer: Answer }
   | { id: number; ok: true; articleIds: string[] }
   | { id: number; ok: false; message: string };
+
+/** The corpus, posted to a worker started with `corpusFrom: 'message'`. */
+export interface CorpusMessage {
+  kind: 'corpus';
+  corpus: Corpus;
+}

@@ -2,10 +2,12 @@
 // (hundreds of MB of small objects at scale) lives in this thread's heap, so building it, and freeing it
 // when the worker ends, costs the main thread no garbage-collection pauses.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { Corpus } from '../corpus/article.ts';
 import { loadCorpus } from '../corpus/load-corpus.ts';
 import { Engine } from '../search/engine.ts';
-import { IndexCache } from './index-cache.ts';
+import { type CacheLookup, IndexCache } from './index-cache.ts';
 import type {
+  CorpusMessage,
   IndexReply,
   IndexRequest,
   IndexWorkerData,
@@ -15,11 +17,26 @@ import type {
 const data = workerData as IndexWorkerData;
 const report = (status: IndexWorkerStatus) => parentPort?.postMessage(status);
 
+function corpusMessage(): Promise<Corpus> {
+  return new Promise((resolve) => {
+    parentPort?.once('message', (message: CorpusMessage) => resolve(message.corpus));
+  });
+}
+
 async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
-  const corpus = await loadCorpus(data.corpusPath);
   const cache = new IndexCache({ dir: data.cacheDir, settingsFingerprint: data.settingsFingerprint });
   const started = performance.now();
-  const lookup = await cache.load(corpus);
+  let corpus: Corpus;
+  let lookup: CacheLookup;
+  if (data.corpusFrom === 'message') {
+    const arriving = corpusMessage();
+    const prefetched = await cache.prefetch();
+    corpus = await arriving;
+    lookup = await cache.load(corpus, prefetched);
+  } else {
+    corpus = await loadCorpus(data.corpusPath);
+    lookup = await cache.load(corpus);
+  }
   if (lookup.status === 'hit') {
     const { engine, file } = lookup;
     const indexMs = performance.now() - started;

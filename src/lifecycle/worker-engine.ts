@@ -19,6 +19,13 @@ export interface WorkerEngineOptions {
    * @default 1
    */
   workers?: number;
+  /**
+   * Post the corpus read on this thread to the workers instead of having them read it again. Quicker,
+   * and the cache file is read meanwhile, but copying pauses this thread (about 0.1 s per worker at
+   * 24,000 articles): for starts, before the bot serves, not for reloads.
+   * @default false
+   */
+  sendCorpus?: boolean;
   /** Called now and then while the (first) worker builds the index. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -70,6 +77,7 @@ export class WorkerEngine extends SearchEngine {
       (_, i) =>
         new IndexThread(
           {
+            corpusFrom: options.sendCorpus ? 'message' : 'path',
             corpusPath: options.corpusPath,
             cacheDir: options.cache?.dir ?? '',
             settingsFingerprint: options.cache?.settingsFingerprint ?? '',
@@ -82,6 +90,7 @@ export class WorkerEngine extends SearchEngine {
       // This thread's reading decides what is wrong with a corpus (a `CorpusError` lists every
       // problem); a worker's failure is only reported when this thread found nothing wrong.
       const corpus = await options.corpus;
+      if (options.sendCorpus) for (const thread of threads) thread.sendCorpus(corpus);
       const [statuses, lookup] = await Promise.all([
         Promise.all(threads.map((thread) => thread.ready)),
         CorpusLookup.ofAsync(corpus),

@@ -87,4 +87,23 @@ describe('startEngine with the index cache', () => {
     expect(cache.keyFor(corpus.version)).toBe(new IndexCache({ dir: 'elsewhere' }).keyFor(corpus.version));
     expect(cache.keyFor(corpus.version)).not.toBe(cache.keyFor(`${corpus.version}x`));
   });
+
+  it('reads the one cache file ahead of the corpus, and uses it only for the corpus it was built for', async () => {
+    expect(await cache.prefetch()).toBeUndefined();
+    const cold = await startEngine({ corpusPath: folder, cache });
+    const prefetched = await cache.prefetch();
+    expect(prefetched?.file).toBe(cache.fileFor(cold.engine.version));
+
+    const restored = await cache.load(await loadCorpus(folder), prefetched);
+    expect(restored.status).toBe('hit');
+    await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    expect(await cache.load(await loadCorpus(folder), prefetched)).toEqual({
+      status: 'miss',
+      reason: 'absent',
+    });
+
+    // With more than one file there is no telling which is wanted: nothing is read ahead.
+    await writeFile(path.join(cache.dir, 'index-000000000000000000000000.json'), '{}');
+    expect(await cache.prefetch()).toBeUndefined();
+  });
 });

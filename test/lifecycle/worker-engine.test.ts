@@ -135,6 +135,15 @@ describe('WorkerEngine.start', () => {
       'teteghem-mayor-threatened-with-gun#2',
     );
     warm.engine.close();
+
+    // The worker reads the one cache file before it knows the corpus; a file for another corpus is not used.
+    await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    const changed = await startWorkerEngine({ corpusPath: folder, cache });
+    changed.engine.close();
+    expect(changed.from).toBe('built');
+    expect(changed.lookup).toEqual({ status: 'miss', reason: 'absent' });
+    expect(changed.engine.article('lighthouse')).toBeDefined();
+    expect(await readdir(cache.dir)).toEqual([path.basename(cache.fileFor(changed.engine.version))]);
   });
 
   it('once closed, refuses searches but still cites from its corpus', async () => {
