@@ -3,7 +3,8 @@ import { createDispatchContext } from '../../src/interactions/context.ts';
 import type { DispatchContext } from '../../src/interactions/dispatch.ts';
 import type { LibraryView } from '../../src/interactions/library-view.ts';
 import { memoryLogger } from '../../src/interactions/logger.ts';
-import { Library } from '../../src/library.ts';
+import type { Library } from '../../src/library.ts';
+import { openLibrary } from '../../src/lifecycle/start-lifecycle.ts';
 import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import type { Sender } from '../support/stand-in-discord/interactions.ts';
@@ -26,8 +27,8 @@ export interface Harness {
 }
 
 /**
- * The real bot, as `npm start` wires it (config from environment variables, `Library.open`, the
- * discord.js gateway client), logged in to a fresh stand-in Discord.
+ * The real bot, as `npm start` wires it (config from environment variables, `openLibrary` with the
+ * index on a worker thread, the discord.js gateway client), logged in to a fresh stand-in Discord.
  */
 export async function startHarness(
   options: {
@@ -46,8 +47,9 @@ export async function startHarness(
     INDEX_CACHE_DIR: '',
     ...options.env,
   });
-  const library = await Library.open(corpusPath);
   const logger = memoryLogger();
+  // Its start-up line goes elsewhere: `logger` holds what the bot logs while it serves.
+  const library = await openLibrary({ config, logger: memoryLogger() });
   const ctx = createDispatchContext({ library: options.wrap?.(library) ?? library, config, logger });
   const bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
   return {
@@ -58,6 +60,7 @@ export async function startHarness(
     ctx,
     async stop() {
       await bot.stop();
+      library.engine.close();
       await discord.close();
     },
   };

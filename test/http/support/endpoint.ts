@@ -3,7 +3,8 @@ import { loadConfig } from '../../../src/config.ts';
 import type { AnyCommand } from '../../../src/interactions/command.ts';
 import { createDispatchContext } from '../../../src/interactions/context.ts';
 import { memoryLogger } from '../../../src/interactions/logger.ts';
-import { Library } from '../../../src/library.ts';
+import type { Library } from '../../../src/library.ts';
+import { openLibrary } from '../../../src/lifecycle/start-lifecycle.ts';
 import {
   createInteractionServer,
   type InteractionServerOptions,
@@ -41,8 +42,10 @@ export async function startEndpoint(
     INDEX_CACHE_DIR: '',
     ...options.env,
   });
-  const library = await Library.open('corpus');
   const logger = memoryLogger();
+  // As `npm run start:http` opens it: the index on a worker thread.
+  // Its start-up line goes elsewhere: `logger` holds what the endpoint logs.
+  const library = await openLibrary({ config: { ...config, CORPUS_PATH: 'corpus' }, logger: memoryLogger() });
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY ?? '',
     library,
@@ -56,5 +59,16 @@ export async function startEndpoint(
     }),
   });
   const base = await listen(server);
-  return { base, url: `${base}/interactions`, discord, library, logger, server, close: () => close(server) };
+  return {
+    base,
+    url: `${base}/interactions`,
+    discord,
+    library,
+    logger,
+    server,
+    close: () => {
+      library.engine.close();
+      return close(server);
+    },
+  };
 }
