@@ -50,17 +50,17 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
       ...(inWorker
         ? {
             index: async (corpus, onProgress) => {
-              const started = await WorkerEngine.start({
+              const built = await WorkerEngine.start({
                 corpusPath: config.CORPUS_PATH,
                 corpus,
                 cache,
                 onProgress,
                 workers: config.INDEX_WORKERS,
               });
-              if (started.savedTo)
-                logger.info('index cache saved', { file: started.savedTo, version: corpus.version });
-              if (started.saveError) logger.warn('index cache not saved', { error: started.saveError });
-              return started.engine;
+              if (built.savedTo)
+                logger.info('index cache saved', { file: built.savedTo, version: corpus.version });
+              if (built.saveError) logger.warn('index cache not saved', { error: built.saveError });
+              return built.engine;
             },
           }
         : {}),

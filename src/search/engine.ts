@@ -103,8 +103,6 @@ export class Engine extends SearchEngine {
   private readonly passageIndex: MiniSearch<IndexedDoc>;
   private readonly articleIndex: MiniSearch<IndexedDoc>;
   private readonly documentFrequency: Map<string, number>;
-  private readonly byCitation: ReadonlyMap<string, Located>;
-  private readonly byArticleId: ReadonlyMap<string, Article>;
   private readonly ranking: RankingWeights;
   private readonly answers = new AnswerCache();
   /** `weight()` of each term asked about so far (bounded by the vocabulary). */
@@ -122,8 +120,6 @@ export class Engine extends SearchEngine {
     this.passageIndex = passageIndex;
     this.articleIndex = articleIndex;
     this.documentFrequency = documentFrequency;
-    this.byCitation = lookup.byCitation;
-    this.byArticleId = lookup.byArticleId;
     this.ranking = ranking;
   }
 

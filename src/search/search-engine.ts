@@ -15,14 +15,14 @@ export abstract class SearchEngine {
   readonly corpus: Corpus;
   readonly version: string;
   readonly passageCount: number;
-  readonly #byCitation: ReadonlyMap<string, Located>;
-  readonly #byArticleId: ReadonlyMap<string, Article>;
+  protected readonly byCitation: ReadonlyMap<string, Located>;
+  protected readonly byArticleId: ReadonlyMap<string, Article>;
 
   protected constructor(corpus: Corpus, lookup: CorpusLookup = CorpusLookup.of(corpus)) {
     this.corpus = corpus;
     this.version = corpus.version;
-    this.#byCitation = lookup.byCitation;
-    this.#byArticleId = lookup.byArticleId;
+    this.byCitation = lookup.byCitation;
+    this.byArticleId = lookup.byArticleId;
     this.passageCount = lookup.passageCount;
   }
 
@@ -59,11 +59,11 @@ export abstract class SearchEngine {
   }
 
   article(id: string): Article | undefined {
-    return this.#byArticleId.get(id);
+    return this.byArticleId.get(id);
   }
 
   passage(citation: string): Located | undefined {
-    return this.#byCitation.get(citation.trim());
+    return this.byCitation.get(citation.trim());
   }
 
   /** A passage with up to `radius` passages either side, for "Show context" and `/cite`. */

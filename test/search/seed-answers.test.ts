@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { Engine } from '../../src/search/engine.ts';
+import { RANKING } from '../../src/search/ranking.ts';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -144,6 +145,15 @@ describe('answers from the seed corpus', () => {
       `${TETEGHEM}#11`,
     ]);
     expect(engine.closestHeadlines('Dunkirk population')[0]?.id).toBeDefined();
+  });
+
+  it('answers "no coverage" to a question naming no topic, only words most passages share', () => {
+    // In 52 passages "migrants" is common (25 of them); at 121,000 it is "what did he say?" that is.
+    const strict = Engine.build(engine.corpus, { ranking: { ...RANKING, vagueQuestionPostings: 20 } });
+    expect(engine.answer('What about the migrants?').results.length).toBeGreaterThan(0);
+    expect(strict.answer('What about the migrants?').results).toEqual([]);
+    expect(strict.closestHeadlines('What about the migrants?')).toEqual([]);
+    expect(strict.answer('who threatened the mayor of Teteghem?').results[0]?.article).toBe(TETEGHEM);
   });
 
   it('survives serialization: a restored engine answers the same', () => {
