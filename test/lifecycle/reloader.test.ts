@@ -4,7 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Library } from '../../src/library.ts';
 import type { AuditEntry } from '../../src/lifecycle/audit-log.ts';
 import type { ReloadOutcome } from '../../src/lifecycle/reloader.ts';
+import { floodQuestions } from './fixtures/flood-questions.ts';
 import { articleText, auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+
+const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
 
 let folder: string;
 let cleanup: () => Promise<void>;
@@ -24,40 +27,9 @@ function expectStatus<S extends ReloadOutcome['status']>(
   expect(outcome.status, JSON.stringify(outcome)).toBe(status);
 }
 
-/**
- * Asks questions back to back on the event loop, the way a busy server would, until stopped. Every
- * question must be answered from a whole index: a throw or an empty answer to a covered question fails.
- */
-function floodQuestions() {
-  const failures: string[] = [];
-  let answered = 0;
-  let running = true;
-  const ask = () => {
-    if (!running) return;
-    try {
-      const answer = library.engine.answer('who threatened the mayor of Teteghem?');
-      if (answer.results[0]?.article !== 'teteghem-mayor-threatened-with-gun') {
-        failures.push(`wrong answer: ${JSON.stringify(answer.results[0]?.citation)}`);
-      }
-      answered++;
-    } catch (error) {
-      failures.push(String(error));
-    }
-    setImmediate(ask);
-  };
-  setImmediate(ask);
-  return {
-    failures,
-    answered: () => answered,
-    stop: () => {
-      running = false;
-    },
-  };
-}
-
 describe('Library.reload', () => {
   it('keeps answering every question while a good corpus and then a broken one are reloaded', async () => {
-    const flood = floodQuestions();
+    const flood = floodQuestions(library, 'who threatened the mayor of Teteghem?', TETEGHEM);
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
 
     const before = flood.answered();

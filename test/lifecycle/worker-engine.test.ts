@@ -8,6 +8,7 @@ import { startWorkerEngine } from '../../src/lifecycle/fast-start.ts';
 import { IndexCache } from '../../src/lifecycle/index-cache.ts';
 import { WorkerEngine } from '../../src/lifecycle/worker-engine.ts';
 import { Engine } from '../../src/search/engine.ts';
+import { floodQuestions } from './fixtures/flood-questions.ts';
 import { BUNDLED_CORPUS, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
 
 const QUESTIONS = [
@@ -166,21 +167,7 @@ describe('WorkerEngine.start', () => {
           (await WorkerEngine.start({ corpusPath: folder, corpus, onProgress })).engine,
       },
     });
-    const failures: string[] = [];
-    let answered = 0;
-    let running = true;
-    const ask = () => {
-      if (!running) return;
-      try {
-        const top = library.engine.answer('who threatened the mayor of Teteghem?').results[0];
-        if (top?.article !== 'teteghem-mayor-threatened-with-gun') failures.push(`wrong: ${top?.citation}`);
-        answered++;
-      } catch (error) {
-        failures.push(String(error));
-      }
-      setImmediate(ask);
-    };
-    setImmediate(ask);
+    const flood = floodQuestions(library, QUESTIONS[0]!, 'teteghem-mayor-threatened-with-gun');
 
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
     const outcome = await library.reload();
@@ -189,7 +176,7 @@ describe('WorkerEngine.start', () => {
     expect(library.engine.answer('who rescued the stranded kayakers?').results[0]?.article).toBe(
       'lighthouse',
     );
-    const during = answered;
+    const during = flood.answered();
 
     await writeFile(path.join(folder, 'broken.md'), '---\npublisher: Nobody\n---\n\n');
     const refused = await library.reload();
@@ -199,8 +186,8 @@ describe('WorkerEngine.start', () => {
     );
 
     await new Promise((resolve) => setTimeout(resolve, 100));
-    running = false;
-    expect(failures).toEqual([]);
+    flood.stop();
+    expect(flood.failures).toEqual([]);
     expect(during).toBeGreaterThan(0);
     // The replaced engine's worker is gone (its index freed), past the grace period.
     expect(() => first.answer(QUESTIONS[0]!)).toThrow(/retired/);
