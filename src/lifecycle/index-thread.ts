@@ -8,8 +8,9 @@ import type {
   IndexWorkerStatus,
 } from './index-worker-protocol.ts';
 
-/** A request without its id: the thread numbers them. */
-type Question = IndexRequest extends infer R ? (R extends IndexRequest ? Omit<R, 'id'> : never) : never;
+/** Each kind of request without its id: the thread numbers them. */
+type WithoutId<Request> = Request extends unknown ? Omit<Request, 'id'> : never;
+type Question = WithoutId<IndexRequest>;
 type Answered = Extract<IndexReply, { ok: true }>;
 export type ReadyStatus = Extract<IndexWorkerStatus, { kind: 'ready' }>;
 

@@ -23,7 +23,7 @@ export interface IndexWorkerData {
   replies: SharedArrayBuffer;
 }
 
-/** The worker's first message on `parentPort`. */
+/** What the worker posts on `parentPort`: progress while it builds, then whether it serves. */
 export type IndexWorkerStatus =
   | {
       kind: 'ready';
