@@ -53,7 +53,9 @@ export interface RankingWeights {
   /**
    * A question whose rarest term is in more passages than this names no topic ("what did he say?",
    * "when was she taken?"): it is answered "no coverage found" instead of scoring a large share of the
-   * corpus for a passage that would only share a common word with it.
+   * corpus for a passage that would only share a common word with it. At 1,500 (the posting budget),
+   * 65 of NewsQA's 2,130 questions are vague against 121,000 passages, and not one of them was
+   * answered within the first five results before; none is against NewsQA's own 10,000.
    */
   vagueQuestionPostings: number;
   /** How many of the best passages by MiniSearch score are re-ranked. */
@@ -82,7 +84,7 @@ export const RANKING: RankingWeights = {
   minArticleCoverage: 0.45,
   requireAskedFact: true,
   postingBudget: 1500,
-  vagueQuestionPostings: 3000,
+  vagueQuestionPostings: 1500,
   candidates: 40,
   articleCandidates: 3,
 };
