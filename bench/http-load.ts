@@ -18,8 +18,8 @@ import { parseArgs } from 'node:util';
 import { askBody, pingBody } from './http/interaction-bodies.ts';
 import type { ChildMessage, ParentMessage } from './http/ipc.ts';
 import { type LoadRunResult, runLoad, type Verdict } from './http/load-run.ts';
-import { SHARED_DATA } from './http/scale-corpus.ts';
 import { type PresignedRequest, presignPool, type SigningKeys } from './http/signed-requests.ts';
+import { SHARED_DATA } from './lib/scale-corpus.ts';
 
 const { values: flags } = parseArgs({
   options: {

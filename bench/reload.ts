@@ -5,11 +5,10 @@
 //
 // The bot's own configuration is measured: the index on a worker thread (INDEX_THREAD=worker), the
 // cache in use. `--index-thread main` measures the index on the main thread instead, for comparison.
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCorpus, makeCorpus } from '../src/corpus/load-corpus.ts';
 import { Library } from '../src/library.ts';
@@ -19,6 +18,7 @@ import { IndexCache } from '../src/lifecycle/index-cache.ts';
 import type { ReloadProgress } from '../src/lifecycle/reloader.ts';
 import { WorkerEngine } from '../src/lifecycle/worker-engine.ts';
 import type { SearchEngine } from '../src/search/search-engine.ts';
+import { SCALE_FILES, SHARED_DATA, scaleCorpusFolder } from './lib/scale-corpus.ts';
 
 const { values: flags } = parseArgs({
   options: { 'index-thread': { type: 'string', default: 'worker' } },
@@ -27,8 +27,6 @@ const inWorker = flags['index-thread'] !== 'main';
 const start = (options: { corpusPath: string; cache: IndexCache }): Promise<StartedEngine<SearchEngine>> =>
   inWorker ? startWorkerEngine(options) : startEngine(options);
 
-const DATA = fileURLToPath(new URL('../../shared/data/', import.meta.url));
-const SOURCES = ['newsqa/articles.jsonl', 'reuters/reuters21578.jsonl', 'bbc/bbc.jsonl'];
 const STALL_TARGET_MS = 50;
 const COLD_START_TARGET = 0.25;
 /** Questions asked back to back during the reload, as users of a busy bot would. */
@@ -87,7 +85,7 @@ function step(what: string): void {
 
 /** The brief's corpus: each file loaded with loadCorpus, merged with makeCorpus; only its figures are kept. */
 async function mergedCorpus(): Promise<{ version: string; articles: number; passages: number }> {
-  const parts = await Promise.all(SOURCES.map((source) => loadCorpus(path.join(DATA, source))));
+  const parts = await Promise.all(SCALE_FILES.map((file) => loadCorpus(path.join(SHARED_DATA, file))));
   const merged = makeCorpus(parts.flatMap((part) => part.articles));
   const passages = merged.articles.reduce((sum, article) => sum + article.passages.length, 0);
   return { version: merged.version, articles: merged.articles.length, passages };
@@ -177,15 +175,10 @@ async function timedReload(library: Library, folder: string, fileName: string, w
 
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), 'newsdesk-bench-reload-'));
-  const folder = path.join(root, 'corpus');
   const cache = new IndexCache({ dir: path.join(root, 'cache') });
   try {
-    // The corpus folder holds the three JSON Lines files (linked, not copied) and, later, one new article.
-    await mkdir(folder);
-    // Numbered names: the folder loads in name order, which must be the merge order below.
-    for (const [i, source] of SOURCES.entries()) {
-      await symlink(path.join(DATA, source), path.join(folder, `${i + 1}-${path.basename(source)}`));
-    }
+    // The three JSON Lines files, loading in the merge order below, and later one new article.
+    const folder = await scaleCorpusFolder(root);
 
     const merged = await mergedCorpus();
     process.stdout.write(

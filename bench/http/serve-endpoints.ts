@@ -16,9 +16,9 @@ import { startWorkerEngine } from '../../src/lifecycle/fast-start.ts';
 import { IndexCache } from '../../src/lifecycle/index-cache.ts';
 import { createInteractionServer } from '../../src/transports/http/server.ts';
 import { publicKeyFromHex } from '../../src/transports/http/verify-signature.ts';
+import { scaleCorpusFolder } from '../lib/scale-corpus.ts';
 import { createBareEndpoint } from './bare-endpoint.ts';
 import type { ChildMessage, ParentMessage } from './ipc.ts';
-import { scaleCorpusFolder } from './scale-corpus.ts';
 
 const publicKeyHex = process.env.BENCH_PUBLIC_KEY ?? '';
 

@@ -9,11 +9,12 @@ export const SHARED_DATA = join(import.meta.dirname, '..', '..', '..', 'shared',
 export const SCALE_FILES = ['newsqa/articles.jsonl', 'reuters/reuters21578.jsonl', 'bbc/bbc.jsonl'];
 
 /**
- * NewsQA + Reuters + BBC as one corpus folder, the way the bot reads CORPUS_PATH: a temporary folder
- * of links to the three files, numbered so that they load in this order. Returns the folder.
+ * NewsQA + Reuters + BBC as one corpus folder, the way the bot reads CORPUS_PATH: `corpus/` in `root`
+ * (a new temporary folder unless given), holding links to the three files (not copies), numbered so
+ * that they load in this order. Returns the folder.
  */
-export async function scaleCorpusFolder(): Promise<string> {
-  const folder = join(await mkdtemp(join(tmpdir(), 'newsdesk-bench-http-')), 'corpus');
+export async function scaleCorpusFolder(root?: string): Promise<string> {
+  const folder = join(root ?? (await mkdtemp(join(tmpdir(), 'newsdesk-bench-'))), 'corpus');
   await mkdir(folder);
   for (const [i, file] of SCALE_FILES.entries()) {
     await symlink(join(SHARED_DATA, file), join(folder, `${i + 1}-${basename(file)}`));
