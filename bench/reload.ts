@@ -248,7 +248,7 @@ async function main(): Promise<void> {
       `| longest garbage-collection pause during the reload | ${fmt(stall.longestGc)} | |`,
       `| questions answered during a second reload (next one ${QUESTION_GAP_MS} ms after each answer) / failed | ${answered} / ${failed} | 0 failed |`,
       `| slowest of those answers (asked as /ask does, with answerAsync) | ${fmt(flood.slowestAnswer)} | |`,
-      `| longest event-loop stall during that reload (CPU-busy part) | ${fmt(flood.maxBusy)} | |`,
+      `| longest event-loop stall during that reload (CPU-busy part; process-wide CPU, so worker threads count too) | ${fmt(flood.maxBusy)} | |`,
       `| that second reload, with questions | ${fmt(flood.reloadMs)} | |`,
       `| fresh start (read + build) | ${fmt(freshMs)} | |`,
       `| start from the persisted index (read + restore) | ${fmt(warmMs)} | |`,
