@@ -29,8 +29,10 @@ export interface WorkerEngineOptions {
   /** Called now and then while the (first) worker builds the index. */
   onProgress?: (done: number, total: number) => void;
   /**
-   * How long a synchronous search may take before the call fails (a stuck worker must not hang the bot).
-   * @default 10_000
+   * How long a synchronous search (`answer`, used by citation autocomplete) may hold this thread before
+   * the call fails: a worker that died mid-call is only noticed then. Autocomplete has to answer within
+   * Discord's 3 seconds anyway; a search takes milliseconds.
+   * @default 2_000
    */
   callTimeoutMs?: number;
 }
@@ -103,7 +105,7 @@ export class WorkerEngine extends SearchEngine {
         }
       }
       for (const thread of threads) thread.unref();
-      const engine = new WorkerEngine(corpus, lookup, threads, options.callTimeoutMs ?? 10_000);
+      const engine = new WorkerEngine(corpus, lookup, threads, options.callTimeoutMs ?? 2_000);
       const { from, cache, indexMs, saveMs, savedTo, saveError } = statuses[0]!;
       return {
         engine,
