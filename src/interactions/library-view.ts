@@ -3,8 +3,8 @@ import type { ReloadOutcome, ReloadRequest } from '../lifecycle/reloader.ts';
 import type { Answer, AnswerOptions } from '../search/answer.ts';
 
 /**
- * The part of the core's `Engine` the commands use. Declared here, structurally, so the command layer
- * depends on a narrow contract rather than the whole class; the real `Engine` satisfies it.
+ * The part of the core's search engine the commands use. Declared here, structurally, so the command
+ * layer depends on a narrow contract rather than a class; `Engine` and `WorkerEngine` satisfy it.
  */
 export interface EngineView {
   readonly version: string;
