@@ -79,6 +79,9 @@ export interface ReloadRequest {
   queue?: boolean;
 }
 
+/** A replaced engine still busy this long after the swap is closed all the same (its worker is stuck). */
+const RETIRE_WAIT_LIMIT_MS = 5 * 60_000;
+
 /** Options of {@link Reloader}. */
 export interface ReloaderOptions {
   /** Folder of articles, or one `.jsonl` file (CORPUS_PATH). */
@@ -102,8 +105,9 @@ export interface ReloaderOptions {
   index?: (corpus: Corpus, onProgress: (done: number, total: number) => void) => Promise<SearchEngine>;
   /**
    * How long a replaced engine is kept before `close()`: a request that took it just before the swap
-   * may still be searching it.
-   * @default 60_000
+   * may still be searching it (for milliseconds: a command reads the engine once and searches at once);
+   * one still busy then is closed once idle. Until then its memory is held twice over.
+   * @default 10_000
    */
   retireAfterMs?: number;
   /** Called after every swap with the new engine (persist it, tell other shards). Errors are logged. */
@@ -244,8 +248,14 @@ export class Reloader {
     return Engine.buildAsync(corpus, { ...(sliceSize === undefined ? {} : { sliceSize }), onProgress });
   }
 
+  /** Closes a replaced engine after the grace period, once it has answered what it was asked. */
   #retire(engine: SearchEngine): void {
-    setTimeout(() => engine.close(), this.#options.retireAfterMs ?? 60_000).unref();
+    const givingUpAt = Date.now() + RETIRE_WAIT_LIMIT_MS;
+    const attempt = () => {
+      if (engine.inFlight > 0 && Date.now() < givingUpAt) setTimeout(attempt, 1000).unref();
+      else engine.close();
+    };
+    setTimeout(attempt, this.#options.retireAfterMs ?? 10_000).unref();
   }
 
   async #afterSwap(engine: SearchEngine, report: ReloadReport): Promise<void> {

@@ -122,6 +122,10 @@ export class WorkerEngine extends SearchEngine {
     }
   }
 
+  override get inFlight(): number {
+    return this.#threads.reduce((sum, thread) => sum + thread.load, 0);
+  }
+
   /** How many workers (copies of the index) serve this engine. */
   get workers(): number {
     return this.#threads.length;

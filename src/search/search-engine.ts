@@ -48,6 +48,11 @@ export abstract class SearchEngine {
     return this.closestHeadlines(question, limit);
   }
 
+  /** Searches asked of another thread and not answered yet (none for an engine on this thread). */
+  get inFlight(): number {
+    return 0;
+  }
+
   /**
    * Lets go of what the engine holds outside this thread. A retired engine may still be asked
    * afterwards by a request that took it before the swap, so this runs a while after the swap.
