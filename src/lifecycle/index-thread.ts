@@ -75,13 +75,27 @@ export class IndexThread {
     this.#worker.unref();
   }
 
-  call(question: Question): Promise<Answered> {
+  /** Asks the worker; rejects if it has not answered within `timeoutMs` (a stuck worker). */
+  call(question: Question, timeoutMs: number): Promise<Answered> {
     if (this.#stopped !== undefined) return Promise.reject(new Error(this.#stopped));
     const request = { ...question, id: this.#nextId++ } as IndexRequest;
     return new Promise((resolve, reject) => {
       // While a caller awaits a reply, the process must not exit under it.
       if (this.#pending.size === 0) this.#port.ref();
-      this.#pending.set(request.id, { resolve, reject });
+      const timer = setTimeout(() => {
+        this.#settle({ id: request.id, ok: false, message: `no answer within ${timeoutMs} ms` });
+      }, timeoutMs);
+      const settled = () => clearTimeout(timer);
+      this.#pending.set(request.id, {
+        resolve: (reply) => {
+          settled();
+          resolve(reply);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      });
       this.#port.postMessage(request);
     });
   }
@@ -124,7 +138,7 @@ export class IndexThread {
 
   #settle(reply: IndexReply): void {
     const pending = this.#pending.get(reply.id);
-    // A reply nobody waits for answers a synchronous call that timed out.
+    // A reply nobody waits for answers a call that timed out.
     if (!pending) return;
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) this.#port.unref();

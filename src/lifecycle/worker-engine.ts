@@ -5,6 +5,12 @@ import { SearchEngine } from '../search/search-engine.ts';
 import type { CacheOutcome, IndexCache } from './index-cache.ts';
 import { IndexThread } from './index-thread.ts';
 
+/**
+ * How long an asynchronous search may wait for its worker before it fails: far beyond any search (they
+ * take milliseconds, queued ones seconds at worst), short enough that a stuck worker is reported.
+ */
+const ASYNC_TIMEOUT_MS = 30_000;
+
 /** Options of {@link WorkerEngine.start}. */
 export interface WorkerEngineOptions {
   /** Where the workers read the corpus from: the same path `corpus` was read from. */
@@ -144,13 +150,16 @@ export class WorkerEngine extends SearchEngine {
   }
 
   override async answerAsync(question: string, options: AnswerOptions = {}): Promise<Answer> {
-    const reply = await this.#idlest().call({ method: 'answer', question, options });
+    const reply = await this.#idlest().call({ method: 'answer', question, options }, ASYNC_TIMEOUT_MS);
     if (!('answer' in reply)) throw new Error('the index worker answered with no answer');
     return reply.answer;
   }
 
   override async closestHeadlinesAsync(question: string, limit = 3): Promise<Article[]> {
-    const reply = await this.#idlest().call({ method: 'closestHeadlines', question, limit });
+    const reply = await this.#idlest().call(
+      { method: 'closestHeadlines', question, limit },
+      ASYNC_TIMEOUT_MS,
+    );
     if (!('articleIds' in reply)) throw new Error('the index worker answered with no headlines');
     return reply.articleIds.flatMap((id) => this.article(id) ?? []);
   }
