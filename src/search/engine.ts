@@ -175,19 +175,6 @@ export class Engine extends SearchEngine {
     );
   }
 
-  /** `fromJSON` in slices, yielding to the event loop, for a start that must keep a gateway alive. */
-  static async fromJSONAsync(
-    corpus: Corpus,
-    json: SerializedEngine,
-    options: BuildOptions = {},
-  ): Promise<Engine> {
-    Engine.checkSerialized(corpus, json);
-    const passages = await MiniSearch.loadJSAsync(json.passages, PASSAGE_INDEX);
-    const articles = await MiniSearch.loadJSAsync(json.articles, ARTICLE_INDEX);
-    const lookup = await CorpusLookup.ofAsync(corpus);
-    return new Engine(corpus, passages, articles, new Map(json.documentFrequency), lookup, options.ranking);
-  }
-
   private static checkSerialized(corpus: Corpus, json: SerializedEngine): void {
     if (json.analysisVersion !== ANALYSIS_VERSION || json.corpusVersion !== corpus.version) {
       throw new Error('Engine: the persisted index was built for another corpus or analysis version');
