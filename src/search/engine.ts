@@ -304,8 +304,9 @@ export class Engine extends SearchEngine {
     wanted: number,
   ): Candidate[] {
     const w = this.ranking;
-    const { selective, common } = this.splitByCost(terms);
-    if (this.df(selective[0]!) > w.vagueQuestionPostings) return [];
+    const split = this.splitByCost(terms);
+    if (!split) return [];
+    const { selective, common } = split;
 
     const names = nameTerms(question);
     const options: SearchOptions = {
@@ -415,10 +416,12 @@ export class Engine extends SearchEngine {
    * MiniSearch scores every passage holding any searched term, so a question of common words ("said",
    * "police") would score much of a large corpus. Within a budget of postings all terms are searched;
    * past it the most common are left out of the search (`common`), and still count wherever they appear
-   * in a candidate. Small corpora never reach the budget.
+   * in a candidate. Small corpora never reach the budget. `undefined` for a vague question: even its
+   * rarest term is past `vagueQuestionPostings`.
    */
-  private splitByCost(terms: readonly string[]): { selective: string[]; common: string[] } {
+  private splitByCost(terms: readonly string[]): { selective: string[]; common: string[] } | undefined {
     const selective = [...terms].sort((a, b) => this.df(a) - this.df(b));
+    if (this.df(selective[0]!) > this.ranking.vagueQuestionPostings) return undefined;
     let postings = selective.reduce((sum, term) => sum + this.df(term), 0);
     while (selective.length > 1 && postings > this.ranking.postingBudget)
       postings -= this.df(selective.pop()!);
@@ -433,8 +436,8 @@ export class Engine extends SearchEngine {
   closestHeadlines(question: string, limit = 3): Article[] {
     const terms = questionTerms(question.slice(0, MAX_QUESTION_CHARS));
     if (terms.length === 0) return [];
-    const { selective } = this.splitByCost(terms);
-    if (this.df(selective[0]!) > this.ranking.vagueQuestionPostings) return [];
+    const selective = this.splitByCost(terms)?.selective;
+    if (!selective) return [];
     return this.articleIndex
       .search(selective.join(' '), { ...this.searchOptions(), boost: { title: 2 } })
       .slice(0, limit)
