@@ -4,6 +4,7 @@ import { CorpusLookup } from '../search/corpus-lookup.ts';
 import { SearchEngine } from '../search/search-engine.ts';
 import type { CacheOutcome, IndexCache } from './index-cache.ts';
 import { IndexThread } from './index-thread.ts';
+import type { IndexReply } from './index-worker-protocol.ts';
 
 /**
  * How long an asynchronous search may wait for its worker before it fails: far beyond any search (they
@@ -138,29 +139,27 @@ export class WorkerEngine extends SearchEngine {
   }
 
   answer(question: string, options: AnswerOptions = {}): Answer {
-    const reply = this.#idlest().callSync({ method: 'answer', question, options }, this.#timeoutMs);
-    if (!('answer' in reply)) throw new Error('the index worker answered with no answer');
-    return reply.answer;
+    return answerIn(this.#idlest().callSync({ method: 'answer', question, options }, this.#timeoutMs));
   }
 
   closestHeadlines(question: string, limit = 3): Article[] {
-    const reply = this.#idlest().callSync({ method: 'closestHeadlines', question, limit }, this.#timeoutMs);
-    if (!('articleIds' in reply)) throw new Error('the index worker answered with no headlines');
-    return reply.articleIds.flatMap((id) => this.article(id) ?? []);
+    return this.#headlinesIn(
+      this.#idlest().callSync({ method: 'closestHeadlines', question, limit }, this.#timeoutMs),
+    );
   }
 
   override async answerAsync(question: string, options: AnswerOptions = {}): Promise<Answer> {
-    const reply = await this.#idlest().call({ method: 'answer', question, options }, ASYNC_TIMEOUT_MS);
-    if (!('answer' in reply)) throw new Error('the index worker answered with no answer');
-    return reply.answer;
+    return answerIn(await this.#idlest().call({ method: 'answer', question, options }, ASYNC_TIMEOUT_MS));
   }
 
   override async closestHeadlinesAsync(question: string, limit = 3): Promise<Article[]> {
-    const reply = await this.#idlest().call(
-      { method: 'closestHeadlines', question, limit },
-      ASYNC_TIMEOUT_MS,
+    return this.#headlinesIn(
+      await this.#idlest().call({ method: 'closestHeadlines', question, limit }, ASYNC_TIMEOUT_MS),
     );
-    if (!('articleIds' in reply)) throw new Error('the index worker answered with no headlines');
+  }
+
+  #headlinesIn(reply: IndexReply): Article[] {
+    if (!reply.ok || !('articleIds' in reply)) throw new Error('the index worker answered with no headlines');
     return reply.articleIds.flatMap((id) => this.article(id) ?? []);
   }
 
@@ -177,4 +176,9 @@ export class WorkerEngine extends SearchEngine {
     for (const thread of this.#threads) if (thread.load < best.load) best = thread;
     return best;
   }
+}
+
+function answerIn(reply: IndexReply): Answer {
+  if (!reply.ok || !('answer' in reply)) throw new Error('the index worker answered with no answer');
+  return reply.answer;
 }
