@@ -3,6 +3,7 @@ import { CorpusError } from './corpus/load-corpus.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import { createLogger } from './interactions/logger.ts';
 import { openLibrary, startLifecycle } from './lifecycle/start-lifecycle.ts';
+import { enforceStopDeadline } from './stop-deadline.ts';
 import { runConsole } from './transports/console/console.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
 
@@ -34,6 +35,7 @@ async function main(): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       logger.info('shutting down', { signal });
+      enforceStopDeadline(signal, logger);
       lifecycle.stop();
       void bot.stop().then(resolve);
     };

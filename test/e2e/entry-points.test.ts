@@ -1,8 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { deployCommands } from '../../src/deploy-commands.ts';
+import { copyOfBundledCorpus } from '../lifecycle/fixtures/temp-corpus.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { chatInput } from '../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
@@ -144,6 +147,44 @@ describe('npm start with a token', () => {
     } finally {
       bot.kill('SIGKILL');
       await gateway.close();
+    }
+  });
+});
+
+describe('stopping while a reload meets a FIFO in the corpus folder', () => {
+  it('refuses the FIFO, keeps serving, and still exits on SIGTERM', async () => {
+    const gateway = await StandInDiscord.start();
+    const { corpus, cleanup } = await copyOfBundledCorpus();
+    const bot = run('src/main.ts', {
+      DISCORD_TOKEN: gateway.token,
+      DISCORD_API_BASE: gateway.apiBase,
+      CORPUS_PATH: corpus,
+      LOG_LEVEL: 'info',
+    });
+    let stderr = '';
+    bot.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    try {
+      await gateway.sessionReady();
+      execFileSync('mkfifo', [path.join(corpus, 'pipe.md')]);
+      bot.kill('SIGHUP');
+      // A reload that opened the FIFO for reading never ended: this line never came.
+      await vi.waitFor(() => expect(stderr).toContain('not a regular file'), {
+        timeout: 20_000,
+        interval: 100,
+      });
+      const { data } = await gateway
+        .interact(chatInput('ask', { question: 'Who threatened the mayor?' }, member))
+        .final();
+      expect(textOf(data)).toContain('cite `teteghem-mayor-threatened-with-gun#');
+      bot.kill('SIGTERM');
+      const exited = await Promise.race([bot.output, sleep(20_000).then(() => 'still running' as const)]);
+      expect(exited).toMatchObject({ code: 0 });
+    } finally {
+      bot.kill('SIGKILL');
+      await gateway.close();
+      await cleanup();
     }
   });
 });

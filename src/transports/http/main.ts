@@ -3,6 +3,7 @@ import { CorpusError } from '../../corpus/load-corpus.ts';
 import { createDispatchContext } from '../../interactions/context.ts';
 import { createLogger } from '../../interactions/logger.ts';
 import { openLibrary, startLifecycle } from '../../lifecycle/start-lifecycle.ts';
+import { enforceStopDeadline } from '../../stop-deadline.ts';
 import { createInteractionServer } from './server.ts';
 
 /**
@@ -44,11 +45,11 @@ async function main(): Promise<void> {
 
   const stop = (signal: NodeJS.Signals): void => {
     logger.info('shutting down', { signal });
+    enforceStopDeadline(signal, logger);
     lifecycle.stop();
     // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
     server.close(() => process.exit(0));
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
