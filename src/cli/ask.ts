@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { CorpusError, loadCorpus } from '../corpus/load-corpus.ts';
 import { Engine, MAX_LIMIT } from '../search/engine.ts';
+import { inertJson, stripControls } from '../text/controls.ts';
 import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
 
 const USAGE = `Usage: npm run ask -- [options] "question"
@@ -73,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     engine = Engine.build(await loadCorpus(options.corpus));
   } catch (error) {
     if (!(error instanceof CorpusError)) throw error;
-    process.stderr.write(`ask: ${error.message}\n`);
+    process.stderr.write(`ask: ${stripControls(error.message)}\n`);
     return 1;
   }
   process.stderr.write(
@@ -84,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
   const style = makeStyle(wantsColour(process.stdout));
   const answerOne = (question: string): string => {
     const answer = engine.answer(question, { limit: options.limit });
-    if (options.json) return `${JSON.stringify(answerToJson(answer))}\n`;
+    if (options.json) return `${inertJson(answerToJson(answer))}\n`;
     const closest = answer.results.length === 0 ? engine.closestHeadlines(question) : [];
     return renderAnswer(answer, style, closest);
   };
@@ -97,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
   let first = true;
   for await (const line of lines) {
     if (!options.json && !first) process.stdout.write('\n');
-    if (!options.json) process.stdout.write(`${style.bold(`? ${line.trim()}`)}\n`);
+    if (!options.json) process.stdout.write(`${style.bold(`? ${stripControls(line.trim())}`)}\n`);
     process.stdout.write(answerOne(line));
     first = false;
   }
