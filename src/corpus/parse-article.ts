@@ -15,14 +15,15 @@ export const ARTICLE_EXTENSIONS = ['.md', '.markdown', '.txt'] as const;
 type KeyLines = Map<string, number>;
 
 function toProblems(file: string, error: z.ZodError, keyLines: KeyLines): CorpusProblem[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
     const key = String(issue.path[0] ?? '');
     if (issue.code === 'unrecognized_keys') {
-      return {
+      // One problem per unknown field, on its own line, whatever its name (`__proto__` included).
+      return issue.keys.map((unknown) => ({
         file,
-        line: keyLines.get(issue.keys[0] ?? '') ?? 1,
-        message: `unknown field "${issue.keys.join('", "')}"`,
-      };
+        line: keyLines.get(unknown) ?? 1,
+        message: `unknown field "${unknown}"`,
+      }));
     }
     if (issue.code === 'invalid_type' && issue.input === undefined) {
       return { file, line: 1, message: `${key} is required` };
@@ -98,7 +99,9 @@ export function parseArticleFile(fileName: string, text: string): Article {
         ? bad
         : `expected "key: value" in front matter, found "${bad.slice(0, 60)}"`,
     }));
-    const input: Record<string, unknown> = {};
+    // Null prototype: a `__proto__:` field is a field like any other (and reported as unknown),
+    // where on `{}` the assignment would be silently swallowed by the prototype setter.
+    const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     const keyLines: KeyLines = new Map();
     for (const field of frontMatter.fields) {
       if (keyLines.has(field.key)) {

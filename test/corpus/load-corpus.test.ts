@@ -149,6 +149,17 @@ describe('loadCorpus', () => {
     expect((await loadCorpus(dir)).articles.map((a) => a.id)).toEqual(['a', 'same']);
   });
 
+  it('reports every unknown front-matter field on its line, __proto__ and constructor alike', async () => {
+    const dir = await folderWith({
+      'a.md': '---\ntitle: Fine\n__proto__: x\nconstructor: y\ntitel: typo\n---\nText.\n',
+    });
+    expect(await problemsOf(dir)).toEqual([
+      `${join(dir, 'a.md')}:3: unknown field "__proto__"`,
+      `${join(dir, 'a.md')}:4: unknown field "constructor"`,
+      `${join(dir, 'a.md')}:5: unknown field "titel"`,
+    ]);
+  });
+
   it('says so when the path does not exist or holds no articles', async () => {
     expect(await problemsOf('/nonexistent/corpus')).toEqual([
       '/nonexistent/corpus:1: no such file or folder',

@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { member } from '../e2e/harness.ts';
+import { chatInput } from '../support/stand-in-discord/interactions.ts';
 import { startEndpoint, type TestEndpoint } from './support/endpoint.ts';
 import { send } from './support/http-client.ts';
 import { nowSeconds } from './support/signer.ts';
@@ -161,5 +163,46 @@ describe('the endpoint under unauthenticated pressure (loopback only, bounded)',
       sleep(20_000).then(() => 'open'),
     ]);
     expect(outcome).toBe('closed');
+  });
+});
+
+describe('options shaped unlike anything Discord sends, correctly signed', () => {
+  /** Posts a signed /ask whose first option is replaced by `option` (JSON text), and parses the answer. */
+  const askWith = async (
+    option: string,
+  ): Promise<{
+    status: number;
+    body: { type?: number; data?: { content?: string; embeds?: unknown[] } };
+  }> => {
+    const raw = JSON.stringify(chatInput('ask', { question: 'who threatened the mayor?', limit: 1 }, member));
+    const body = raw.replace('"options":[', `"options":[${option},`);
+    const reply = await send(endpoint!.url, { headers: endpoint!.discord.headersFor(body), body });
+    return {
+      status: reply.status,
+      body: JSON.parse(reply.text) as { type?: number; data?: { content?: string } },
+    };
+  };
+
+  it('refuses an option value nested 100,000 levels deep as not understood, logging no error', async () => {
+    endpoint = await startEndpoint();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const reply = await askWith(`{"name":"source","type":3,"value":${deep}}`);
+    expect(reply.status).toBe(400);
+    expect(endpoint.logger.events.filter((event) => event.level === 'error')).toEqual([]);
+  });
+
+  it('never lets an option named __proto__ change the defaults, and reports it as unknown', async () => {
+    endpoint = await startEndpoint();
+    // As an object it would have become the prototype of the options: limit 5, private.
+    const asObject = await askWith('{"name":"__proto__","type":3,"value":{"limit":5,"private":true}}');
+    expect(asObject.status).toBe(400);
+    const asText = await askWith('{"name":"__proto__","type":3,"value":"x"}');
+    expect(asText.status).toBe(200);
+    expect(asText.body.data?.content).toContain('has no option `__proto__`');
+    const typo = await askWith(
+      '{"name":"limt","type":4,"value":2},{"name":"constructor","type":3,"value":"y"}',
+    );
+    expect(typo.body.data?.content).toContain('`limt`, `constructor`');
+    expect(endpoint.logger.events.filter((event) => event.level === 'error')).toEqual([]);
   });
 });

@@ -146,7 +146,10 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     try {
       incoming = fromApiInteraction(raw);
     } catch (error) {
-      logger.warn('interaction payload not understood', { interaction: raw.id, error });
+      logger.warn('interaction payload not understood', {
+        interaction: raw.id,
+        reason: error instanceof Error ? error.message : String(error),
+      });
       sendJson(response, 400, { error: 'interaction payload not understood' });
       finish('none', 'bad_request');
       return;
