@@ -149,7 +149,7 @@ export class IndexCache {
       return corrupt('envelope does not match its file name');
     }
     if (trailer.corpusVersion !== corpus.version) return corrupt('built for another corpus version');
-    if (trailer.checksum !== checksumOf(corpus.version, [body])) {
+    if (trailer.checksum !== checksumOf(corpus.version, body)) {
       return corrupt('checksum does not match the content');
     }
     try {
@@ -247,10 +247,8 @@ function checksumHash(corpusVersion: string): Hash {
   return createHash('sha256').update(`${corpusVersion}\u0000`);
 }
 
-function checksumOf(corpusVersion: string, chunks: readonly Uint8Array[]): string {
-  const hash = checksumHash(corpusVersion);
-  for (const chunk of chunks) hash.update(chunk);
-  return hash.digest('hex');
+function checksumOf(corpusVersion: string, body: Uint8Array): string {
+  return checksumHash(corpusVersion).update(body).digest('hex');
 }
 
 /** Characters of text in a corpus, the measure its index's size is bounded by. */
