@@ -23,7 +23,8 @@ const HOSTILE = [
 ].join('\n');
 
 /** One run-on sentence of about 5,000 characters: too long for any embed field, with no sentence end to cut at. */
-const RUN_ON = `The ferry committee met on Tuesday${', and then it discussed the harbour timetable again'.repeat(100)}.`;
+// One sentence of ~1,500 characters: one passage (under the 2,000-character bound), too long to quote whole.
+const RUN_ON = `The ferry committee met on Tuesday${', and then it discussed the harbour timetable again'.repeat(30)}.`;
 
 /** Counts questions reaching the engine and throws for one that contains "explode". */
 function instrumented(library: Library, counter: { answers: number }): LibraryView {
