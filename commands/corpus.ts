@@ -2,8 +2,8 @@ import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from
 import { z } from 'zod';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
+import type { CorpusAdministration } from '../src/interactions/library-view.ts';
 import type { Actor } from '../src/lifecycle/audit-log.ts';
-import { type CorpusLifecycle, lifecycleOf } from '../src/lifecycle/corpus-lifecycle.ts';
 import {
   CORPUS_BUTTONS,
   renderAddPreview,
@@ -64,14 +64,14 @@ export default {
   access: 'moderators',
   isPrivate: () => true,
   async execute(ctx, options, interaction) {
-    const lifecycle = requireLifecycle(ctx);
+    const corpus = requireCorpus(ctx);
     const actor = actorOf(interaction);
     return withUserErrors(async () => {
       if (options.subcommand === 'remove') {
-        const { token, prepared } = lifecycle.editor.previewRemove(actor, options.id);
+        const { token, prepared } = corpus.editor.previewRemove(actor, options.id);
         return renderRemovePreview(prepared.article, prepared.fileName, token);
       }
-      const maxBytes = lifecycle.store.maxBytes;
+      const maxBytes = corpus.maxArticleBytes;
       if (options.file.size > maxBytes) {
         throw new UserError(
           'too-large',
@@ -79,7 +79,7 @@ export default {
         );
       }
       const bytes = await downloadAttachment(options.file.url, { maxBytes });
-      const { token, prepared } = await lifecycle.editor.previewAdd(actor, options.file.filename, bytes);
+      const { token, prepared } = await corpus.editor.previewAdd(actor, options.file.filename, bytes);
       return renderAddPreview(prepared.kind, prepared.article, prepared.fileName, token);
     });
   },
@@ -96,9 +96,9 @@ export default {
       // once, show progress on the preview, and end by editing it with the outcome.
       defer: 'always',
       async execute(ctx, args, interaction, progress) {
-        const lifecycle = requireLifecycle(ctx);
+        const corpus = requireCorpus(ctx);
         try {
-          const outcome = await lifecycle.editor.confirm(actorOf(interaction), args.join(':'), {
+          const outcome = await corpus.editor.confirm(actorOf(interaction), args.join(':'), {
             onProgress: (step) => progress(renderApplying(step, interaction.message.embeds)),
           });
           return { update: renderEditOutcome(outcome) };
@@ -113,19 +113,18 @@ export default {
     [CORPUS_BUTTONS.cancel]: {
       access: 'moderators',
       execute(ctx, args, interaction) {
-        requireLifecycle(ctx).editor.cancel(actorOf(interaction), args.join(':'));
+        requireCorpus(ctx).editor.cancel(actorOf(interaction), args.join(':'));
         return { update: renderCancelled() };
       },
     },
   },
 } satisfies Command<typeof Options>;
 
-function requireLifecycle(ctx: CommandContext): CorpusLifecycle {
-  const lifecycle = lifecycleOf(ctx.library);
-  if (!lifecycle) {
+function requireCorpus(ctx: CommandContext): CorpusAdministration {
+  if (!ctx.corpus) {
     throw new UserError('corpus-read-only', 'This bot was started without a corpus folder it can edit.');
   }
-  return lifecycle;
+  return ctx.corpus;
 }
 
 /** Who is editing, for the audit log: the id decides, the name is for people reading it. */

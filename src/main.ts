@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { CorpusError } from './corpus/load-corpus.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import { createLogger } from './interactions/logger.ts';
-import { openLibrary, startLifecycle } from './lifecycle/start-lifecycle.ts';
+import { openLibrary, type RunningLifecycle, startLifecycle } from './lifecycle/start-lifecycle.ts';
 import { runConsole } from './transports/console/console.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
 
@@ -16,13 +16,21 @@ async function main(): Promise<number> {
   // At the console, info lines would interleave with answers; only warnings and errors go to stderr.
   const logger = createLogger(interactive && config.LOG_LEVEL !== 'debug' ? 'warn' : config.LOG_LEVEL);
   // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
-  const library = await openLibrary({ config, logger });
-  const ctx = createDispatchContext({ library, config, logger });
+  const { library, lifecycle } = await openLibrary({ config, logger });
+  // Under the ShardingManager, /about lists every shard; the coordinator exists once the client does.
+  let running: RunningLifecycle | undefined;
+  const ctx = createDispatchContext({
+    library,
+    config,
+    logger,
+    corpus: lifecycle,
+    peerStatuses: async () => running?.shards?.statuses(),
+  });
 
   if (!config.DISCORD_TOKEN) {
-    const lifecycle = await startLifecycle({ library, config, logger });
+    running = await startLifecycle({ library, lifecycle, config, logger });
     await runConsole({ ctx, input: process.stdin, output: process.stdout });
-    lifecycle.stop();
+    running.stop();
     return 0;
   }
 
@@ -30,11 +38,11 @@ async function main(): Promise<number> {
   const bot = await startGatewayBot({ token: config.DISCORD_TOKEN, apiBase: config.DISCORD_API_BASE, ctx });
   // SIGHUP and WATCH_CORPUS reloads, index persistence, the audit channel, and (under the
   // ShardingManager, which runs this file per shard) corpus changes reaching every shard.
-  const lifecycle = await startLifecycle({ library, config, logger, client: bot.client });
+  running = await startLifecycle({ library, lifecycle, config, logger, client: bot.client });
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       logger.info('shutting down', { signal });
-      lifecycle.stop();
+      running?.stop();
       void bot.stop().then(resolve);
     };
     process.once('SIGINT', stop);

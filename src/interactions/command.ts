@@ -15,7 +15,7 @@ import type {
   MessageContextMenuIncoming,
   ReplyPayload,
 } from './incoming.ts';
-import type { LibraryView } from './library-view.ts';
+import type { CorpusAdministration, LibraryView, PeerStatus } from './library-view.ts';
 import type { Logger } from './logger.ts';
 
 /** What every command handler may use. Commands know nothing of transports. */
@@ -28,6 +28,13 @@ export interface CommandContext {
   startedAt: Date;
   /** Clock, for tests. */
   now(): Date;
+  /** Reloading and editing the corpus; absent when this bot cannot (`/reload` and `/corpus` say so). */
+  corpus?: CorpusAdministration;
+  /**
+   * What every shard serves, for `/about`; resolves to `undefined` when this process is not one of
+   * several shards. Absent outside the gateway bot.
+   */
+  peerStatuses?: () => Promise<PeerStatus[] | undefined>;
 }
 
 /** Who may run a command or press a button. */

@@ -2,7 +2,7 @@ import { commands as allCommands } from '../../commands/index.ts';
 import type { Config } from '../config.ts';
 import type { AnyCommand } from './command.ts';
 import type { DispatchContext } from './dispatch.ts';
-import type { LibraryView } from './library-view.ts';
+import type { CorpusAdministration, LibraryView, PeerStatus } from './library-view.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { CommandRegistry } from './registry.ts';
@@ -14,6 +14,10 @@ import { CommandRegistry } from './registry.ts';
 export function createDispatchContext(options: {
   library: LibraryView;
   config: Config;
+  /** Reloading and editing the corpus (a `CorpusLifecycle`); omit for a bot that cannot. */
+  corpus?: CorpusAdministration;
+  /** Every shard's status, for `/about`; see `CommandContext.peerStatuses`. */
+  peerStatuses?: () => Promise<PeerStatus[] | undefined>;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
   logger?: Logger;
   /** @default every command in `commands/index.ts` */
@@ -36,6 +40,8 @@ export function createDispatchContext(options: {
       windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
       now,
     }),
+    ...(options.corpus === undefined ? {} : { corpus: options.corpus }),
+    ...(options.peerStatuses === undefined ? {} : { peerStatuses: options.peerStatuses }),
     ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
   };
 }

@@ -1,5 +1,5 @@
+import type { CorpusAdministration } from '../interactions/library-view.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
-import type { ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { AuditLog } from './audit-log.ts';
 import { CorpusEditor } from './corpus-editor.ts';
 import { CorpusStore } from './corpus-store.ts';
@@ -38,16 +38,15 @@ export interface CorpusLifecycleOptions {
 /**
  * Everything that changes the corpus of one `Library` while it serves: reloads (from `/reload`, SIGHUP,
  * the folder watch, other shards) and moderators' edits, with an audit entry for each. Listeners hear
- * of every swap, to persist the new index or tell other shards.
+ * of every swap, to persist the new index or tell other shards. Start-up assembles one around the
+ * library and hands it to the commands as their `corpus` capability.
  */
-export class CorpusLifecycle {
+export class CorpusLifecycle implements CorpusAdministration {
   readonly audit: AuditLog;
   readonly reloader: Reloader;
   readonly editor: CorpusEditor;
   readonly store: CorpusStore;
   readonly #listeners = new Set<ReloadListener>();
-  /** Set when running as a shard: asks every shard what it serves (for /about). */
-  shards: ShardCoordinator | undefined;
 
   constructor(slot: EngineSlot, options: CorpusLifecycleOptions) {
     this.audit = options.audit ?? new AuditLog(options.writeLine ? { writeLine: options.writeLine } : {});
@@ -74,21 +73,9 @@ export class CorpusLifecycle {
     return this.reloader.reload(request);
   }
 
-  /**
-   * What each shard serves: every shard's status when running under the ShardingManager, otherwise
-   * just this process's. For `/about`.
-   */
-  async corpusVersions(): Promise<{ shard: number; version: string; articles: number; passages: number }[]> {
-    if (this.shards) return this.shards.statuses();
-    const engine = this.reloader.servingEngine;
-    return [
-      {
-        shard: 0,
-        version: engine.version,
-        articles: engine.corpus.articles.length,
-        passages: engine.passageCount,
-      },
-    ];
+  /** The largest article file `/corpus add` accepts, in bytes. */
+  get maxArticleBytes(): number {
+    return this.store.maxBytes;
   }
 
   /** Hears of every successful swap. Returns a function that stops listening. */
@@ -100,13 +87,4 @@ export class CorpusLifecycle {
   async #notify(engine: SearchEngine, report: ReloadReport): Promise<void> {
     await Promise.all([...this.#listeners].map(async (listener) => listener(engine, report)));
   }
-}
-
-/**
- * The lifecycle behind a command context's library, when it has one. Commands see the library through
- * the narrow `LibraryView`; the real `Library` carries a lifecycle when it knows its corpus path.
- */
-export function lifecycleOf(library: object): CorpusLifecycle | undefined {
-  const candidate = (library as { lifecycle?: unknown }).lifecycle;
-  return candidate instanceof CorpusLifecycle ? candidate : undefined;
 }

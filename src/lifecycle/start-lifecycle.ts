@@ -6,6 +6,7 @@ import type { SearchEngine } from '../search/search-engine.ts';
 import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { auditChannelSink } from './audit-channel.ts';
 import { AuditLog, systemActor } from './audit-log.ts';
+import { CorpusLifecycle } from './corpus-lifecycle.ts';
 import { watchCorpus } from './corpus-watch.ts';
 import { type StartedEngine, startEngine, startWorkerEngine } from './fast-start.ts';
 import { IndexCache } from './index-cache.ts';
@@ -13,12 +14,18 @@ import { persistInWorker } from './persist-in-worker.ts';
 import { summarizeOutcome } from './reloader.ts';
 import { WorkerEngine } from './worker-engine.ts';
 
+/** The library serving questions, and the lifecycle that reloads and edits it. */
+export interface OpenedLibrary {
+  library: Library;
+  lifecycle: CorpusLifecycle;
+}
+
 /**
  * Opens the library for serving: reads and validates the corpus, restores the index from INDEX_CACHE_DIR
- * when it matches (else builds and persists it), and equips the library to reload and be edited.
+ * when it matches (else builds and persists it), and assembles the lifecycle that reloads and edits it.
  * Throws `CorpusError` for an invalid corpus: the bot does not start on one.
  */
-export async function openLibrary(options: { config: Config; logger: Logger }): Promise<Library> {
+export async function openLibrary(options: { config: Config; logger: Logger }): Promise<OpenedLibrary> {
   const { config, logger } = options;
   const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
   const inWorker = config.INDEX_THREAD === 'worker';
@@ -43,29 +50,29 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
     ...(started.saveError ? { cacheSaveError: started.saveError } : {}),
     ms: Math.round(started.durationMs),
   });
-  return new Library(started.engine, {
+  const library = new Library(started.engine);
+  const lifecycle = new CorpusLifecycle(library, {
     corpusPath: config.CORPUS_PATH,
-    lifecycle: {
-      audit: new AuditLog({ log: (entry) => logger.info('corpus change', { ...entry }) }),
-      ...(inWorker
-        ? {
-            index: async (corpus, onProgress) => {
-              const built = await WorkerEngine.start({
-                corpusPath: config.CORPUS_PATH,
-                corpus,
-                cache,
-                onProgress,
-                workers: config.INDEX_WORKERS,
-              });
-              if (built.savedTo)
-                logger.info('index cache saved', { file: built.savedTo, version: corpus.version });
-              if (built.saveError) logger.warn('index cache not saved', { error: built.saveError });
-              return built.engine;
-            },
-          }
-        : {}),
-    },
+    audit: new AuditLog({ log: (entry) => logger.info('corpus change', { ...entry }) }),
+    ...(inWorker
+      ? {
+          index: async (corpus, onProgress) => {
+            const built = await WorkerEngine.start({
+              corpusPath: config.CORPUS_PATH,
+              corpus,
+              cache,
+              onProgress,
+              workers: config.INDEX_WORKERS,
+            });
+            if (built.savedTo)
+              logger.info('index cache saved', { file: built.savedTo, version: corpus.version });
+            if (built.saveError) logger.warn('index cache not saved', { error: built.saveError });
+            return built.engine;
+          },
+        }
+      : {}),
   });
+  return { library, lifecycle };
 }
 
 /** What `startLifecycle` set up; `stop` undoes all of it. */
@@ -82,18 +89,17 @@ export interface RunningLifecycle {
  */
 export async function startLifecycle(options: {
   library: Library;
+  lifecycle: CorpusLifecycle;
   config: Config;
   logger: Logger;
   /** The gateway client, for the audit channel and sharding. Omit at the console. */
   client?: Client;
 }): Promise<RunningLifecycle> {
-  const { library, config, logger, client } = options;
-  const lifecycle = library.lifecycle;
+  const { library, lifecycle, config, logger, client } = options;
   const stops: (() => void)[] = [];
-  if (lifecycle === undefined) return { shards: undefined, stop: () => undefined };
 
   const reloadFor = (trigger: 'signal' | 'watch', name: string) => () => {
-    void library.reload({ trigger, actor: systemActor(name), queue: true }).then((outcome) => {
+    void lifecycle.reload({ trigger, actor: systemActor(name), queue: true }).then((outcome) => {
       const log = outcome.status === 'reloaded' ? logger.info : logger.warn;
       log(`corpus reload (${name})`, {
         status: outcome.status,
@@ -149,13 +155,13 @@ export async function startLifecycle(options: {
     shards = new ShardCoordinator({
       link: processLink(client.shard.ids[0] ?? 0),
       library,
+      lifecycle,
       onRemoteReload: (outcome, from) =>
         logger.info('corpus reload (another shard changed the corpus)', {
           from,
           summary: summarizeOutcome(outcome),
         }),
     });
-    lifecycle.shards = shards;
     stops.push(() => shards?.stop());
   }
 

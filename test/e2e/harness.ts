@@ -49,8 +49,13 @@ export async function startHarness(
   });
   const logger = memoryLogger();
   // Its start-up line goes elsewhere: `logger` holds what the bot logs while it serves.
-  const library = await openLibrary({ config, logger: memoryLogger() });
-  const ctx = createDispatchContext({ library: options.wrap?.(library) ?? library, config, logger });
+  const { library, lifecycle } = await openLibrary({ config, logger: memoryLogger() });
+  const ctx = createDispatchContext({
+    library: options.wrap?.(library) ?? library,
+    corpus: lifecycle,
+    config,
+    logger,
+  });
   const bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
   return {
     discord,

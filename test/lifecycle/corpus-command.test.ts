@@ -13,6 +13,7 @@ import { RateLimiter } from '../../src/interactions/rate-limiter.ts';
 import { CommandRegistry } from '../../src/interactions/registry.ts';
 import type { Library } from '../../src/library.ts';
 import type { AuditEntry } from '../../src/lifecycle/audit-log.ts';
+import type { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
 import { auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
 
 const MODERATOR_ROLE = '900000000000000001';
@@ -40,14 +41,16 @@ afterAll(() => new Promise<void>((resolve) => cdn.close(() => resolve())));
 let folder: string;
 let cleanup: () => Promise<void>;
 let library: Library;
+let lifecycle: CorpusLifecycle;
 let ctx: DispatchContext;
 let audit: AuditEntry[];
 
 beforeEach(async () => {
   ({ corpus: folder, cleanup } = await copyOfBundledCorpus());
-  ({ library, audit } = await auditedLibrary(folder));
+  ({ library, lifecycle, audit } = await auditedLibrary(folder));
   ctx = {
     library,
+    corpus: lifecycle,
     config: loadConfig({ MODERATOR_ROLE_IDS: MODERATOR_ROLE }),
     logger: memoryLogger(),
     startedAt: new Date(),
@@ -247,7 +250,7 @@ describe('/corpus confirm on a slow reload', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    ({ library: ctx.library } = await auditedLibrary(folder, {
+    ({ library: ctx.library, lifecycle: ctx.corpus } = await auditedLibrary(folder, {
       engine: library.engine,
       audit,
       lifecycle: { load: async (path: string) => gate.then(() => loadCorpus(path)) },

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { CorpusError, loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { Library } from '../../src/library.ts';
 import { AuditLog } from '../../src/lifecycle/audit-log.ts';
+import { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
 import { startWorkerEngine } from '../../src/lifecycle/fast-start.ts';
 import { IndexCache } from '../../src/lifecycle/index-cache.ts';
 import { WorkerEngine } from '../../src/lifecycle/worker-engine.ts';
@@ -158,19 +159,18 @@ describe('WorkerEngine.start', () => {
 
   it('reloads onto a new worker with no question failing, and retires the old worker', async () => {
     const { engine: first } = await WorkerEngine.start({ corpusPath: folder, corpus: loadCorpus(folder) });
-    const library = new Library(first, {
+    const library = new Library(first);
+    const lifecycle = new CorpusLifecycle(library, {
       corpusPath: folder,
-      lifecycle: {
-        audit: new AuditLog({ writeLine: () => undefined }),
-        retireAfterMs: 50,
-        index: async (corpus, onProgress) =>
-          (await WorkerEngine.start({ corpusPath: folder, corpus, onProgress })).engine,
-      },
+      audit: new AuditLog({ writeLine: () => undefined }),
+      retireAfterMs: 50,
+      index: async (corpus, onProgress) =>
+        (await WorkerEngine.start({ corpusPath: folder, corpus, onProgress })).engine,
     });
     const flood = floodQuestions(library, QUESTIONS[0]!, 'teteghem-mayor-threatened-with-gun');
 
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
-    const outcome = await library.reload();
+    const outcome = await lifecycle.reload();
     expect(outcome.status).toBe('reloaded');
     expect(library.engine).not.toBe(first);
     // Questions that took the old engine before the swap, still queued on its worker past the 50 ms grace.
@@ -181,7 +181,7 @@ describe('WorkerEngine.start', () => {
     const during = flood.answered();
 
     await writeFile(path.join(folder, 'broken.md'), '---\npublisher: Nobody\n---\n\n');
-    const refused = await library.reload();
+    const refused = await lifecycle.reload();
     expect(refused.status).toBe('refused');
     expect(library.engine.answer('who rescued the stranded kayakers?').results[0]?.article).toBe(
       'lighthouse',

@@ -18,18 +18,18 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.LOG_LEVEL);
   // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
-  const library = await openLibrary({ config, logger });
+  const { library, lifecycle } = await openLibrary({ config, logger });
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY,
     library,
     apiBase: config.DISCORD_API_BASE,
     ...(config.DISCORD_APPLICATION_ID ? { applicationId: config.DISCORD_APPLICATION_ID } : {}),
-    context: createDispatchContext({ library, config, logger }),
+    context: createDispatchContext({ library, config, logger, corpus: lifecycle }),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   // SIGHUP and WATCH_CORPUS reloads and index persistence, as under `npm start`. Each replica reloads
   // its own copy: signal every replica, or let each watch the shared corpus folder.
-  const lifecycle = await startLifecycle({ library, config, logger });
+  const running = await startLifecycle({ library, lifecycle, config, logger });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.HTTP_PORT, resolve);
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
 
   const stop = (signal: NodeJS.Signals): void => {
     logger.info('shutting down', { signal });
-    lifecycle.stop();
+    running.stop();
     // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
     server.close(() => process.exit(0));
     server.closeIdleConnections();

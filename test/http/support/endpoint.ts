@@ -45,7 +45,10 @@ export async function startEndpoint(
   const logger = memoryLogger();
   // As `npm run start:http` opens it: the index on a worker thread.
   // Its start-up line goes elsewhere: `logger` holds what the endpoint logs.
-  const library = await openLibrary({ config: { ...config, CORPUS_PATH: 'corpus' }, logger: memoryLogger() });
+  const { library, lifecycle } = await openLibrary({
+    config: { ...config, CORPUS_PATH: 'corpus' },
+    logger: memoryLogger(),
+  });
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY ?? '',
     library,
@@ -53,6 +56,7 @@ export async function startEndpoint(
     ...options.server,
     context: createDispatchContext({
       library,
+      corpus: lifecycle,
       config,
       logger,
       ...(options.commands ? { commands: options.commands } : {}),

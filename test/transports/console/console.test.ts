@@ -5,6 +5,7 @@ import { createDispatchContext } from '../../../src/interactions/context.ts';
 import type { DispatchContext } from '../../../src/interactions/dispatch.ts';
 import { memoryLogger } from '../../../src/interactions/logger.ts';
 import { Library } from '../../../src/library.ts';
+import { CorpusLifecycle } from '../../../src/lifecycle/corpus-lifecycle.ts';
 import { runConsole } from '../../../src/transports/console/console.ts';
 import { type ConsoleIdentity, parseLine } from '../../../src/transports/console/parse-line.ts';
 import { COLOUR, markdown, PLAIN } from '../../../src/transports/console/render-text.ts';
@@ -86,8 +87,10 @@ describe('the local console', () => {
   it('applies a confirmed /corpus change after "working…", printing its progress and then its outcome', async () => {
     const { corpus, cleanup } = await copyOfBundledCorpus();
     try {
+      const library = await Library.open(corpus);
       const editable = createDispatchContext({
-        library: await Library.open(corpus),
+        library,
+        corpus: new CorpusLifecycle(library, { corpusPath: corpus }),
         config: loadConfig({}),
         logger: memoryLogger(),
       });
