@@ -1,5 +1,6 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
+import { ARTICLE_FILE_FORMATS } from '../src/corpus/formats/index.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import type { CorpusAdministration } from '../src/interactions/library-view.ts';
@@ -39,11 +40,18 @@ export default {
     .addSubcommand((sub) =>
       sub
         .setName('add')
-        .setDescription('Add an article (or replace the one with the same file name) from a .md or .txt file')
+        .setDescription(
+          `Add an article (or replace the one with the same file name) from a ${either(ARTICLE_FILE_FORMATS.map((f) => f.extensions[0] ?? ''))} file`,
+        )
         .addAttachmentOption((o) =>
           o
             .setName('file')
-            .setDescription('Markdown with front matter, or text with the headline first')
+            .setDescription(
+              either(
+                ARTICLE_FILE_FORMATS.map((f) => f.description),
+                ', or ',
+              ),
+            )
             .setRequired(true),
         ),
     )
@@ -125,6 +133,13 @@ function requireCorpus(ctx: CommandContext): CorpusAdministration {
     throw new UserError('corpus-read-only', 'This bot was started without a corpus folder it can edit.');
   }
   return ctx.corpus;
+}
+
+/** `a or b`, `a, b or c`: the formats `/corpus add` accepts, for its help text. */
+function either(items: readonly string[], lastSeparator = ' or '): string {
+  return items.length < 2
+    ? items.join('')
+    : `${items.slice(0, -1).join(', ')}${lastSeparator}${items.at(-1)}`;
 }
 
 /** Who is editing, for the audit log: the id decides, the name is for people reading it. */

@@ -1,4 +1,4 @@
-import { ARTICLE_EXTENSIONS } from '../corpus/parse-article.ts';
+import { ARTICLE_EXTENSIONS } from '../corpus/formats/index.ts';
 
 /** The longest id a derived name may have (the core's `ArticleId` allows 80 characters). */
 const MAX_ID_LENGTH = 80;
@@ -12,7 +12,7 @@ export class HostileFileNameError extends Error {
 export interface SafeArticleName {
   /** The article id: a slug of the uploaded name (`Téteghem Mayor.md` → `teteghem-mayor`). */
   id: string;
-  /** `.md`, `.markdown` or `.txt`, lower-cased. */
+  /** One of `ARTICLE_EXTENSIONS` (`.md`, `.markdown`, `.txt`), lower-cased. */
   extension: string;
   /** `${id}${extension}`: a bare file name, never a path. */
   fileName: string;
@@ -55,7 +55,7 @@ export function safeArticleName(uploaded: string, fallbackTitle?: string): SafeA
   if (/^[A-Za-z]:/.test(uploaded)) throw new HostileFileNameError('the file name must not be a drive path');
   const dot = uploaded.lastIndexOf('.');
   const extension = dot > 0 ? uploaded.slice(dot).toLowerCase() : '';
-  if (!(ARTICLE_EXTENSIONS as readonly string[]).includes(extension)) {
+  if (!ARTICLE_EXTENSIONS.includes(extension)) {
     throw new HostileFileNameError(`the file must be ${ARTICLE_EXTENSIONS.join(', ')}`);
   }
   const id = slugify(uploaded.slice(0, dot)) || slugify(fallbackTitle ?? '');

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Article, Corpus } from '../corpus/article.ts';
+import { formatOf } from '../corpus/formats/index.ts';
 import { CorpusError, type CorpusProblem, parseArticleFile } from '../corpus/load-corpus.ts';
 import { HostileFileNameError, safeArticleName } from './article-file-name.ts';
 import {
@@ -200,7 +201,7 @@ export class CorpusStore {
     const resolved = path.resolve(article.source);
     if (path.dirname(resolved) !== this.folder) return undefined;
     const base = path.basename(resolved);
-    return path.extname(base).toLowerCase() === '.jsonl' || base.includes(':') ? undefined : base;
+    return formatOf(base)?.kind === 'article' && !base.includes(':') ? base : undefined;
   }
 
   /** Files in the folder that would load as article `id` (any article extension). */
