@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { memoryLogger } from '../../src/interactions/logger.ts';
-import type { Library } from '../../src/library.ts';
 import { openLibrary, startLifecycle } from '../../src/lifecycle/start-lifecycle.ts';
 import { copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
 
