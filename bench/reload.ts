@@ -14,10 +14,10 @@ import { loadCorpus, makeCorpus } from '../src/corpus/load-corpus.ts';
 import { Library } from '../src/library.ts';
 import { AuditLog } from '../src/lifecycle/audit-log.ts';
 import { CorpusLifecycle } from '../src/lifecycle/corpus-lifecycle.ts';
-import { type StartedEngine, startEngine, startWorkerEngine } from '../src/lifecycle/fast-start.ts';
-import { IndexCache } from '../src/lifecycle/index-cache.ts';
 import type { ReloadProgress } from '../src/lifecycle/reloader.ts';
-import { WorkerEngine } from '../src/lifecycle/worker-engine.ts';
+import { type StartedEngine, startEngine, startWorkerEngine } from '../src/search/index-cache/fast-start.ts';
+import { IndexCache } from '../src/search/index-cache/index-cache.ts';
+import { WorkerEngine } from '../src/search/index-threads/worker-engine.ts';
 import type { SearchEngine } from '../src/search/search-engine.ts';
 import { SCALE_FILES, SHARED_DATA, scaleCorpusFolder } from './lib/scale-corpus.ts';
 

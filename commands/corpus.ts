@@ -1,10 +1,11 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import { ARTICLE_FILE_FORMATS } from '../src/corpus/formats/index.ts';
+import { CorpusStoreError } from '../src/corpus-editing/corpus-store.ts';
+import { AttachmentDownloadError, downloadAttachment } from '../src/corpus-editing/download-attachment.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import type { CorpusAdministration } from '../src/interactions/library-view.ts';
-import type { Actor } from '../src/lifecycle/audit-log.ts';
 import {
   CORPUS_BUTTONS,
   renderAddPreview,
@@ -13,9 +14,8 @@ import {
   renderEditOutcome,
   renderRemovePreview,
   renderWriteRefused,
-} from '../src/lifecycle/corpus-replies.ts';
-import { CorpusStoreError } from '../src/lifecycle/corpus-store.ts';
-import { AttachmentDownloadError, downloadAttachment } from '../src/lifecycle/download-attachment.ts';
+} from '../src/interactions/render/corpus.ts';
+import type { Actor } from '../src/lifecycle/audit-log.ts';
 
 const Attachment = z.object({
   kind: z.literal('attachment'),

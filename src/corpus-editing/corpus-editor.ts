@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Actor, AuditLog } from './audit-log.ts';
+import type { Actor, AuditLog } from '../lifecycle/audit-log.ts';
+import type { EngineSlot, Reloader, ReloadOutcome, ReloadProgress } from '../lifecycle/reloader.ts';
+import { summarizeOutcome } from '../lifecycle/reloader.ts';
 import type { CorpusStore, PreparedArticle, PreparedRemoval, Undo } from './corpus-store.ts';
-import type { EngineSlot, Reloader, ReloadOutcome, ReloadProgress } from './reloader.ts';
-import { summarizeOutcome } from './reloader.ts';
 
 /** A change a moderator has previewed and may now confirm. */
 export type PendingChange =

@@ -1,5 +1,5 @@
-import type { Article, Corpus } from '../corpus/article.ts';
 import { TimeSlicer } from '../event-loop.ts';
+import type { Article, Corpus } from './article.ts';
 
 /** Which articles a new corpus adds, removes and changes, by id. */
 export interface CorpusDiff {

@@ -7,6 +7,7 @@ import type {
 } from 'discord.js';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
+import type { Logger } from '../logging/logger.ts';
 import type {
   AutocompleteChoice,
   AutocompleteIncoming,
@@ -16,7 +17,6 @@ import type {
   ReplyPayload,
 } from './incoming.ts';
 import type { CorpusAdministration, LibraryView, PeerStatus } from './library-view.ts';
-import type { Logger } from './logger.ts';
 
 /** What every command handler may use. Commands know nothing of transports. */
 export interface CommandContext {

@@ -1,9 +1,9 @@
 import { commands as allCommands } from '../../commands/index.ts';
 import type { Config } from '../config.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
 import type { DispatchContext } from './dispatch.ts';
 import type { CorpusAdministration, LibraryView, PeerStatus } from './library-view.ts';
-import { createLogger, type Logger } from './logger.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { CommandRegistry } from './registry.ts';
 

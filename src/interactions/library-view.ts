@@ -1,5 +1,5 @@
 import type { Article, Passage } from '../corpus/article.ts';
-import type { CorpusEditor } from '../lifecycle/corpus-editor.ts';
+import type { CorpusEditor } from '../corpus-editing/corpus-editor.ts';
 import type { ReloadOutcome, ReloadRequest } from '../lifecycle/reloader.ts';
 import type { Answer, AnswerOptions } from '../search/answer.ts';
 

@@ -1,8 +1,8 @@
+import { CorpusEditor } from '../corpus-editing/corpus-editor.ts';
+import { CorpusStore } from '../corpus-editing/corpus-store.ts';
 import type { CorpusAdministration } from '../interactions/library-view.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { AuditLog } from './audit-log.ts';
-import { CorpusEditor } from './corpus-editor.ts';
-import { CorpusStore } from './corpus-store.ts';
 import {
   type EngineSlot,
   Reloader,

@@ -1,9 +1,9 @@
 import type { Corpus } from '../corpus/article.ts';
+import { diffCorpora } from '../corpus/corpus-diff.ts';
 import { CorpusError, type CorpusProblem, loadCorpus } from '../corpus/load-corpus.ts';
 import { Engine } from '../search/engine.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { type Actor, type AuditLog, systemActor } from './audit-log.ts';
-import { diffCorpora } from './corpus-diff.ts';
 
 /** Holds the engine currently serving; `Library` is one. Readers fetch `engine` per request. */
 export interface EngineSlot {

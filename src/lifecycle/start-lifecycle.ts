@@ -1,18 +1,18 @@
 import type { Client } from 'discord.js';
 import type { Config } from '../config.ts';
-import type { Logger } from '../interactions/logger.ts';
 import { Library } from '../library.ts';
+import type { Logger } from '../logging/logger.ts';
+import { type StartedEngine, startEngine, startWorkerEngine } from '../search/index-cache/fast-start.ts';
+import { IndexCache } from '../search/index-cache/index-cache.ts';
+import { persistInWorker } from '../search/index-cache/persist-in-worker.ts';
+import { WorkerEngine } from '../search/index-threads/worker-engine.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { auditChannelSink } from './audit-channel.ts';
 import { AuditLog, systemActor } from './audit-log.ts';
 import { CorpusLifecycle } from './corpus-lifecycle.ts';
 import { watchCorpus } from './corpus-watch.ts';
-import { type StartedEngine, startEngine, startWorkerEngine } from './fast-start.ts';
-import { IndexCache } from './index-cache.ts';
-import { persistInWorker } from './persist-in-worker.ts';
 import { summarizeOutcome } from './reloader.ts';
-import { WorkerEngine } from './worker-engine.ts';
 
 /** The library serving questions, and the lifecycle that reloads and edits it. */
 export interface OpenedLibrary {

@@ -7,14 +7,14 @@ import { loadConfig } from '../../src/config.ts';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { type DispatchContext, dispatchInteraction } from '../../src/interactions/dispatch.ts';
 import type { IncomingInteraction, ReplyPayload, Responder } from '../../src/interactions/incoming.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
 import { MANAGE_GUILD } from '../../src/interactions/permissions.ts';
 import { RateLimiter } from '../../src/interactions/rate-limiter.ts';
 import { CommandRegistry } from '../../src/interactions/registry.ts';
 import type { Library } from '../../src/library.ts';
 import type { AuditEntry } from '../../src/lifecycle/audit-log.ts';
 import type { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
-import { auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
+import { auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 
 const MODERATOR_ROLE = '900000000000000001';
 const MEMBER_ROLE = '900000000000000002';

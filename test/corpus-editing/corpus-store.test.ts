@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Corpus } from '../../src/corpus/article.ts';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
-import { CorpusStore, CorpusStoreError } from '../../src/lifecycle/corpus-store.ts';
-import { articleText, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { CorpusStore, CorpusStoreError } from '../../src/corpus-editing/corpus-store.ts';
+import { articleText, copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const CRASH_SCRIPT = fileURLToPath(new URL('./fixtures/crash-during-write.ts', import.meta.url));

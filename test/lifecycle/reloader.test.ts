@@ -5,8 +5,8 @@ import type { Library } from '../../src/library.ts';
 import type { AuditEntry } from '../../src/lifecycle/audit-log.ts';
 import type { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
 import type { ReloadOutcome } from '../../src/lifecycle/reloader.ts';
-import { floodQuestions } from './fixtures/flood-questions.ts';
-import { articleText, auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { floodQuestions } from '../search/index-threads/fixtures/flood-questions.ts';
+import { articleText, auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 
 const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
 

@@ -2,9 +2,9 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
 import { openLibrary, startLifecycle } from '../../src/lifecycle/start-lifecycle.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 
 let root: string;
 let folder: string;

@@ -5,14 +5,14 @@ import {
   ButtonStyle,
   ComponentType,
 } from 'discord.js';
-import type { Article } from '../corpus/article.ts';
-import { formatProblem } from '../corpus/problems.ts';
-import type { ReplyPayload } from '../interactions/incoming.ts';
-import { code, metaLine } from '../interactions/render/citation.ts';
-import { escapeText } from '../interactions/render/escape.ts';
-import { fitText } from '../interactions/render/truncate.ts';
-import type { ApplyProgress, EditOutcome } from './corpus-editor.ts';
-import type { ReloadOutcome, ReloadProgress } from './reloader.ts';
+import type { Article } from '../../corpus/article.ts';
+import { formatProblem } from '../../corpus/problems.ts';
+import type { ApplyProgress, EditOutcome } from '../../corpus-editing/corpus-editor.ts';
+import type { ReloadOutcome, ReloadProgress } from '../../lifecycle/reloader.ts';
+import type { ReplyPayload } from '../incoming.ts';
+import { code, metaLine } from './citation.ts';
+import { escapeText } from './escape.ts';
+import { fitText } from './truncate.ts';
 
 const PREVIEW_COLOUR = 0x5865f2;
 const DANGER_COLOUR = 0xed4245;

@@ -1,8 +1,8 @@
 // Worker thread entry: builds the index for the corpus at `corpusPath` and persists it to the cache,
 // off the main thread, so that serializing a large index never stalls the bot after a reload.
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadCorpus } from '../corpus/load-corpus.ts';
-import { Engine } from '../search/engine.ts';
+import { loadCorpus } from '../../corpus/load-corpus.ts';
+import { Engine } from '../engine.ts';
 import { IndexCache } from './index-cache.ts';
 
 interface CacheJob {

@@ -1,9 +1,9 @@
-import type { Corpus } from '../corpus/article.ts';
-import { loadCorpus } from '../corpus/load-corpus.ts';
-import { Engine } from '../search/engine.ts';
-import type { SearchEngine } from '../search/search-engine.ts';
+import type { Corpus } from '../../corpus/article.ts';
+import { loadCorpus } from '../../corpus/load-corpus.ts';
+import { Engine } from '../engine.ts';
+import { WorkerEngine } from '../index-threads/worker-engine.ts';
+import type { SearchEngine } from '../search-engine.ts';
 import type { CacheOutcome, IndexCache } from './index-cache.ts';
-import { WorkerEngine } from './worker-engine.ts';
 
 /** How the start-up engine came to be, for the log line. */
 export interface StartedEngine<E extends SearchEngine = Engine> {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Corpus } from '../corpus/article.ts';
-import { Engine, type SerializedEngine } from '../search/engine.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import type { Corpus } from '../../corpus/article.ts';
+import { writeFileAtomic } from '../../corpus-editing/atomic-write.ts';
+import { Engine, type SerializedEngine } from '../engine.ts';
 import { writeJsonYielding } from './json-chunks.ts';
 
 /** Layout of the cache file itself; bump when the envelope below changes. */

@@ -1,4 +1,4 @@
-import { yieldToEventLoop } from '../event-loop.ts';
+import { yieldToEventLoop } from '../../event-loop.ts';
 
 /**
  * Milliseconds of serializing between two yields. Well under the 50 ms a heartbeat or a question can

@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import type { Corpus } from '../corpus/article.ts';
+import type { Corpus } from '../../corpus/article.ts';
 import type {
   CorpusMessage,
   IndexReply,

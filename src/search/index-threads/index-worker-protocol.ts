@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { Corpus } from '../corpus/article.ts';
-import type { Answer, AnswerOptions } from '../search/answer.ts';
-import type { CacheOutcome } from './index-cache.ts';
+import type { Corpus } from '../../corpus/article.ts';
+import type { Answer, AnswerOptions } from '../answer.ts';
+import type { CacheOutcome } from '../index-cache/index-cache.ts';
 
 /** What the index worker is started with. */
 export interface IndexWorkerData {

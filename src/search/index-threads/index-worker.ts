@@ -2,10 +2,10 @@
 // (hundreds of MB of small objects at scale) lives in this thread's heap, so building it, and freeing it
 // when the worker ends, costs the main thread no garbage-collection pauses.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Corpus } from '../corpus/article.ts';
-import { loadCorpus } from '../corpus/load-corpus.ts';
-import { Engine } from '../search/engine.ts';
-import { type CacheLookup, IndexCache } from './index-cache.ts';
+import type { Corpus } from '../../corpus/article.ts';
+import { loadCorpus } from '../../corpus/load-corpus.ts';
+import { Engine } from '../engine.ts';
+import { type CacheLookup, IndexCache } from '../index-cache/index-cache.ts';
 import type {
   CorpusMessage,
   IndexReply,

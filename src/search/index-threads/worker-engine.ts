@@ -1,8 +1,8 @@
-import type { Article, Corpus } from '../corpus/article.ts';
-import type { Answer, AnswerOptions } from '../search/answer.ts';
-import { CorpusLookup } from '../search/corpus-lookup.ts';
-import { SearchEngine } from '../search/search-engine.ts';
-import type { CacheOutcome, IndexCache } from './index-cache.ts';
+import type { Article, Corpus } from '../../corpus/article.ts';
+import type { Answer, AnswerOptions } from '../answer.ts';
+import { CorpusLookup } from '../corpus-lookup.ts';
+import type { CacheOutcome, IndexCache } from '../index-cache/index-cache.ts';
+import { SearchEngine } from '../search-engine.ts';
 import { IndexThread } from './index-thread.ts';
 import type { IndexReply } from './index-worker-protocol.ts';
 

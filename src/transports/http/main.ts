@@ -1,8 +1,8 @@
 import { ConfigError, loadConfig } from '../../config.ts';
 import { CorpusError } from '../../corpus/load-corpus.ts';
 import { createDispatchContext } from '../../interactions/context.ts';
-import { createLogger } from '../../interactions/logger.ts';
 import { openLibrary, startLifecycle } from '../../lifecycle/start-lifecycle.ts';
+import { createLogger } from '../../logging/logger.ts';
 import { createInteractionServer } from './server.ts';
 
 /**

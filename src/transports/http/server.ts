@@ -16,7 +16,7 @@ import {
 import { fromApiInteraction } from '../../interactions/from-api.ts';
 import type { IncomingInteraction } from '../../interactions/incoming.ts';
 import type { LibraryView } from '../../interactions/library-view.ts';
-import type { Logger } from '../../interactions/logger.ts';
+import type { Logger } from '../../logging/logger.ts';
 import { admitRequest } from './admit-request.ts';
 import { type FirstResponse, HttpResponder } from './http-responder.ts';
 import { EndpointMetrics, type Outcome } from './metrics.ts';

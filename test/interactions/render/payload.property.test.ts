@@ -6,7 +6,6 @@ import { makeCorpus, parseArticleFile } from '../../../src/corpus/load-corpus.ts
 import { createDispatchContext } from '../../../src/interactions/context.ts';
 import { dispatchInteraction } from '../../../src/interactions/dispatch.ts';
 import type { AutocompleteChoice, ReplyPayload, Responder } from '../../../src/interactions/incoming.ts';
-import { memoryLogger } from '../../../src/interactions/logger.ts';
 import { renderAnswer, renderNoCoverage } from '../../../src/interactions/render/answer.ts';
 import { renderPassageInContext } from '../../../src/interactions/render/passage.ts';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../../../src/interactions/render/payload.ts';
 import { renderSources } from '../../../src/interactions/render/sources.ts';
 import { renderReloadOutcome } from '../../../src/interactions/render/status.ts';
+import { memoryLogger } from '../../../src/logging/logger.ts';
 import type { AnswerResult } from '../../../src/search/answer.ts';
 import { Engine } from '../../../src/search/engine.ts';
 

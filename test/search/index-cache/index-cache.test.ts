@@ -1,10 +1,10 @@
 import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadCorpus } from '../../src/corpus/load-corpus.ts';
-import { startEngine } from '../../src/lifecycle/fast-start.ts';
-import { IndexCache } from '../../src/lifecycle/index-cache.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { loadCorpus } from '../../../src/corpus/load-corpus.ts';
+import { startEngine } from '../../../src/search/index-cache/fast-start.ts';
+import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 
 let root: string;
 let folder: string;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyYielding, writeJsonYielding } from '../../src/lifecycle/json-chunks.ts';
+import { stringifyYielding, writeJsonYielding } from '../../../src/search/index-cache/json-chunks.ts';
 
 describe('stringifyYielding', () => {
   it('produces exactly what JSON.stringify produces, for any JSON value', async () => {

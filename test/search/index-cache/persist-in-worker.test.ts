@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEngine } from '../../src/lifecycle/fast-start.ts';
-import { IndexCache } from '../../src/lifecycle/index-cache.ts';
-import { persistInWorker } from '../../src/lifecycle/persist-in-worker.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { startEngine } from '../../../src/search/index-cache/fast-start.ts';
+import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
+import { persistInWorker } from '../../../src/search/index-cache/persist-in-worker.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 
 let root: string;
 let folder: string;

@@ -1,16 +1,16 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CorpusError, loadCorpus } from '../../src/corpus/load-corpus.ts';
-import { Library } from '../../src/library.ts';
-import { AuditLog } from '../../src/lifecycle/audit-log.ts';
-import { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
-import { startWorkerEngine } from '../../src/lifecycle/fast-start.ts';
-import { IndexCache } from '../../src/lifecycle/index-cache.ts';
-import { WorkerEngine } from '../../src/lifecycle/worker-engine.ts';
-import { Engine } from '../../src/search/engine.ts';
+import { CorpusError, loadCorpus } from '../../../src/corpus/load-corpus.ts';
+import { Library } from '../../../src/library.ts';
+import { AuditLog } from '../../../src/lifecycle/audit-log.ts';
+import { CorpusLifecycle } from '../../../src/lifecycle/corpus-lifecycle.ts';
+import { Engine } from '../../../src/search/engine.ts';
+import { startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
+import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
+import { WorkerEngine } from '../../../src/search/index-threads/worker-engine.ts';
+import { BUNDLED_CORPUS, copyOfBundledCorpus, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 import { floodQuestions } from './fixtures/flood-questions.ts';
-import { BUNDLED_CORPUS, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
 
 const QUESTIONS = [
   'who threatened the mayor of Teteghem?',

@@ -3,13 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { createDispatchContext } from '../../../src/interactions/context.ts';
 import type { DispatchContext } from '../../../src/interactions/dispatch.ts';
-import { memoryLogger } from '../../../src/interactions/logger.ts';
 import { Library } from '../../../src/library.ts';
 import { CorpusLifecycle } from '../../../src/lifecycle/corpus-lifecycle.ts';
+import { memoryLogger } from '../../../src/logging/logger.ts';
 import { runConsole } from '../../../src/transports/console/console.ts';
 import { type ConsoleIdentity, parseLine } from '../../../src/transports/console/parse-line.ts';
 import { COLOUR, markdown, PLAIN } from '../../../src/transports/console/render-text.ts';
-import { copyOfBundledCorpus } from '../../lifecycle/fixtures/temp-corpus.ts';
+import { copyOfBundledCorpus } from '../../support/temp-corpus.ts';
 
 const identity: ConsoleIdentity = {
   userId: 'console',

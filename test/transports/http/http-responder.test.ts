@@ -1,7 +1,7 @@
 import { AllowedMentionsTypes } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpResponder } from '../../src/transports/http/http-responder.ts';
-import { WebhookClient } from '../../src/transports/http/webhook-client.ts';
+import { HttpResponder } from '../../../src/transports/http/http-responder.ts';
+import { WebhookClient } from '../../../src/transports/http/webhook-client.ts';
 import { StandInWebhooks } from './support/stand-in-webhooks.ts';
 
 const APP = '1234567890';

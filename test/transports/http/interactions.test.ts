@@ -1,7 +1,12 @@
 import type { APIEmbed, APIInteraction, APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botUser, ids, member, userMessage } from '../support/stand-in-discord/fixtures.ts';
-import { autocomplete, button, chatInput, messageCommand } from '../support/stand-in-discord/interactions.ts';
+import { botUser, ids, member, userMessage } from '../../support/stand-in-discord/fixtures.ts';
+import {
+  autocomplete,
+  button,
+  chatInput,
+  messageCommand,
+} from '../../support/stand-in-discord/interactions.ts';
 import { startEndpoint, type TestEndpoint } from './support/endpoint.ts';
 import { send } from './support/http-client.ts';
 import { StandInWebhooks } from './support/stand-in-webhooks.ts';

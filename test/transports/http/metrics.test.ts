@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { makeCorpus } from '../../src/corpus/load-corpus.ts';
-import { Engine } from '../../src/search/engine.ts';
-import { EndpointMetrics } from '../../src/transports/http/metrics.ts';
+import { makeCorpus } from '../../../src/corpus/load-corpus.ts';
+import { Engine } from '../../../src/search/engine.ts';
+import { EndpointMetrics } from '../../../src/transports/http/metrics.ts';
 import { startEndpoint } from './support/endpoint.ts';
 import { send } from './support/http-client.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReplayGuard } from '../../src/transports/http/replay-guard.ts';
+import { ReplayGuard } from '../../../src/transports/http/replay-guard.ts';
 
 const now = 1_700_000_000_000;
 const seconds = (ms: number): string => String(Math.floor(ms / 1000));

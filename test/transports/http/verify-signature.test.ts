@@ -3,7 +3,7 @@ import {
   isValidSignature,
   PublicKeyError,
   publicKeyFromHex,
-} from '../../src/transports/http/verify-signature.ts';
+} from '../../../src/transports/http/verify-signature.ts';
 import { Signer } from './support/signer.ts';
 
 describe('isValidSignature', () => {

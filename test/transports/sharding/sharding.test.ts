@@ -3,12 +3,12 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManagerRelay } from '../../src/transports/sharding/manager-relay.ts';
-import type { ShardStatus } from '../../src/transports/sharding/protocol.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { ManagerRelay } from '../../../src/transports/sharding/manager-relay.ts';
+import type { ShardStatus } from '../../../src/transports/sharding/protocol.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 
 const SHARD_SCRIPT = fileURLToPath(new URL('./fixtures/shard-process.ts', import.meta.url));
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
 type TestMessage = { type: string; [key: string]: unknown };
 

@@ -1,14 +1,14 @@
 import type { Server } from 'node:http';
-import { loadConfig } from '../../../src/config.ts';
-import type { AnyCommand } from '../../../src/interactions/command.ts';
-import { createDispatchContext } from '../../../src/interactions/context.ts';
-import { memoryLogger } from '../../../src/interactions/logger.ts';
-import type { Library } from '../../../src/library.ts';
-import { openLibrary } from '../../../src/lifecycle/start-lifecycle.ts';
+import { loadConfig } from '../../../../src/config.ts';
+import type { AnyCommand } from '../../../../src/interactions/command.ts';
+import { createDispatchContext } from '../../../../src/interactions/context.ts';
+import type { Library } from '../../../../src/library.ts';
+import { openLibrary } from '../../../../src/lifecycle/start-lifecycle.ts';
+import { memoryLogger } from '../../../../src/logging/logger.ts';
 import {
   createInteractionServer,
   type InteractionServerOptions,
-} from '../../../src/transports/http/server.ts';
+} from '../../../../src/transports/http/server.ts';
 import { close, listen } from './http-client.ts';
 import { Signer } from './signer.ts';
 
