@@ -1,3 +1,4 @@
+import { commands } from '../commands/index.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { CorpusError } from './corpus/load-corpus.ts';
 import { createDispatchContext } from './interactions/context.ts';
@@ -20,6 +21,7 @@ async function main(): Promise<number> {
   // Under the ShardingManager, /about lists every shard; the coordinator exists once the client does.
   let running: RunningLifecycle | undefined;
   const ctx = createDispatchContext({
+    commands,
     library,
     config,
     logger,

@@ -1,4 +1,3 @@
-import { commands as allCommands } from '../../commands/index.ts';
 import type { Config } from '../config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
@@ -20,8 +19,8 @@ export function createDispatchContext(options: {
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
   logger?: Logger;
-  /** @default every command in `commands/index.ts` */
-  commands?: readonly AnyCommand[];
+  /** The commands to offer: start-up passes every command in `commands/index.ts`. */
+  commands: readonly AnyCommand[];
   /** @default Date.now */
   now?: () => number;
   /** @default 2000 */
@@ -34,7 +33,7 @@ export function createDispatchContext(options: {
     logger: options.logger ?? createLogger(options.config.LOG_LEVEL),
     startedAt: new Date(now()),
     now: () => new Date(now()),
-    commands: new CommandRegistry(options.commands ?? allCommands),
+    commands: new CommandRegistry(options.commands),
     rateLimiter: new RateLimiter({
       limit: options.config.RATE_LIMIT_QUESTIONS,
       windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,

@@ -1,3 +1,4 @@
+import { commands } from '../../commands/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import type { DispatchContext } from '../../src/interactions/dispatch.ts';
@@ -51,6 +52,7 @@ export async function startHarness(
   // Its start-up line goes elsewhere: `logger` holds what the bot logs while it serves.
   const { library, lifecycle } = await openLibrary({ config, logger: memoryLogger() });
   const ctx = createDispatchContext({
+    commands,
     library: options.wrap?.(library) ?? library,
     corpus: lifecycle,
     config,

@@ -1,3 +1,4 @@
+import { commands } from '../../../commands/index.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { CorpusError } from '../../corpus/load-corpus.ts';
 import { createDispatchContext } from '../../interactions/context.ts';
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
     library,
     apiBase: config.DISCORD_API_BASE,
     ...(config.DISCORD_APPLICATION_ID ? { applicationId: config.DISCORD_APPLICATION_ID } : {}),
-    context: createDispatchContext({ library, config, logger, corpus: lifecycle }),
+    context: createDispatchContext({ commands, library, config, logger, corpus: lifecycle }),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   // SIGHUP and WATCH_CORPUS reloads and index persistence, as under `npm start`. Each replica reloads

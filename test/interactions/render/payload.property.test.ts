@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { commands } from '../../../commands/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import type { Article } from '../../../src/corpus/article.ts';
 import { makeCorpus, parseArticleFile } from '../../../src/corpus/load-corpus.ts';
@@ -256,6 +257,7 @@ describe('through the real engine and dispatcher', () => {
           fc.pre(articles.length > 0);
           const engine = Engine.build(makeCorpus(articles));
           const ctx = createDispatchContext({
+            commands,
             library: { engine, loadedAt: new Date() },
             config,
             logger: memoryLogger(),

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../../commands/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createDispatchContext } from '../../../src/interactions/context.ts';
 import type { DispatchContext } from '../../../src/interactions/dispatch.ts';
@@ -37,6 +38,7 @@ describe('the local console', () => {
   beforeAll(async () => {
     const library = await Library.open('corpus');
     ctx = createDispatchContext({
+      commands,
       library,
       config: loadConfig({ RATE_LIMIT_QUESTIONS: '100' }),
       logger: memoryLogger(),
@@ -89,6 +91,7 @@ describe('the local console', () => {
     try {
       const library = await Library.open(corpus);
       const editable = createDispatchContext({
+        commands,
         library,
         corpus: new CorpusLifecycle(library, { corpusPath: corpus }),
         config: loadConfig({}),

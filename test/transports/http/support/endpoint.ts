@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { commands } from '../../../../commands/index.ts';
 import { loadConfig } from '../../../../src/config.ts';
 import type { AnyCommand } from '../../../../src/interactions/command.ts';
 import { createDispatchContext } from '../../../../src/interactions/context.ts';
@@ -59,7 +60,7 @@ export async function startEndpoint(
       corpus: lifecycle,
       config,
       logger,
-      ...(options.commands ? { commands: options.commands } : {}),
+      commands: options.commands ?? commands,
     }),
   });
   const base = await listen(server);
