@@ -2,7 +2,7 @@ import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from
 import { z } from 'zod';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
-import { renderReloadOutcome, renderReloadProgress } from '../src/interactions/render/status.ts';
+import { renderReloadOutcome, renderReloadProgress } from '../src/interactions/render/reload.ts';
 
 const ReloadOptions = z.object({});
 

@@ -269,7 +269,7 @@ describe('/corpus confirm on a slow reload', () => {
     );
     // The reload waits on the gate: the press is acknowledged and the preview shows where it is.
     await vi.waitFor(
-      () => expect(r.sent.map((s) => s.payload.content ?? '').join('\n')).toContain('Reading and validating'),
+      () => expect(r.sent.map((s) => s.payload.content ?? '').join('\n')).toContain('reading and validating'),
       { timeout: 3000 },
     );
     expect(r.sent[0]?.kind).toBe('deferUpdate');
@@ -282,7 +282,7 @@ describe('/corpus confirm on a slow reload', () => {
     expect(writing?.payload.components).toEqual([]);
     expect(writing?.payload.embeds?.[0]?.title).toBe(preview.last().embeds?.[0]?.title);
     expect(writing?.payload.allowed_mentions).toEqual({ parse: [] });
-    expect(reading?.payload.content).toMatch(/\nReading and validating the corpus…$/);
+    expect(reading?.payload.content).toMatch(/\nReloading the corpus: reading and validating it…$/);
     expect(audit).toEqual([]);
 
     release();

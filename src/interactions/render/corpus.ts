@@ -6,22 +6,17 @@ import {
   ComponentType,
 } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
-import { formatProblem } from '../../corpus/problems.ts';
 import type { ApplyProgress, EditOutcome } from '../../corpus-editing/corpus-editor.ts';
-import type { ReloadOutcome, ReloadProgress } from '../../lifecycle/reloader.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { code, metaLine } from './citation.ts';
 import { escapeText } from './escape.ts';
+import { describeReloadOutcome, describeReloadProgress } from './reload.ts';
 import { fitText } from './truncate.ts';
 
 const PREVIEW_COLOUR = 0x5865f2;
 const DANGER_COLOUR = 0xed4245;
 /** Passages shown in an add preview: enough to check the chunking, short enough to read. */
 const PREVIEW_PASSAGES = 3;
-/** Problems listed before "and N more", so a reply stays readable and within Discord's limits. */
-const PROBLEMS_SHOWN = 15;
-/** Ids listed per kind of change in a reload reply. */
-const IDS_SHOWN = 10;
 
 /** Custom ids of the confirmation buttons: `corpus:confirm:<token>` and `corpus:cancel:<token>`. */
 export const CORPUS_BUTTONS = { confirm: 'corpus:confirm', cancel: 'corpus:cancel' } as const;
@@ -134,60 +129,6 @@ export function renderWriteRefused(reason: string): ReplyPayload {
 /** The cancelled preview. */
 export function renderCancelled(): ReplyPayload {
   return { content: 'Cancelled; nothing was changed.', embeds: [], components: [] };
-}
-
-/** A reload's outcome for people: what changed, or every problem that stopped it. Markdown. */
-export function describeReloadOutcome(outcome: ReloadOutcome): string {
-  switch (outcome.status) {
-    case 'reloaded': {
-      const r = outcome.report;
-      if (r.unchanged) {
-        return `The corpus on disk is unchanged: still version ${code(r.versionAfter)}, ${r.articlesAfter} articles, ${r.passagesAfter} passages.`;
-      }
-      return [
-        `Reloaded in ${(r.durationMs / 1000).toFixed(1)} s: version ${code(r.versionBefore)} → ${code(r.versionAfter)}.`,
-        `Articles ${r.articlesBefore} → ${r.articlesAfter}; passages ${r.passagesBefore} → ${r.passagesAfter}.`,
-        idLine('Added', r.added),
-        idLine('Removed', r.removed),
-        idLine('Changed', r.changed),
-      ]
-        .filter((line) => line !== '')
-        .join('\n');
-    }
-    case 'refused': {
-      const shown = outcome.problems
-        .slice(0, PROBLEMS_SHOWN)
-        .map((problem) => `• ${escapeText(formatProblem(problem))}`);
-      const more = outcome.problems.length - shown.length;
-      return [
-        `The corpus was refused (${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'}); still serving version ${code(outcome.version)}.`,
-        ...shown,
-        ...(more > 0 ? [`…and ${more} more (see the log).`] : []),
-      ].join('\n');
-    }
-    case 'failed':
-      return `The reload failed (${escapeText(outcome.message)}); still serving version ${code(outcome.version)}.`;
-    case 'busy':
-      return `A reload is already running (started <t:${Math.floor(outcome.runningSince.getTime() / 1000)}:R>, ${escapeText(`${outcome.trigger}`)}); try again when it has finished.`;
-  }
-}
-
-/** Interim text while a reload runs. */
-export function describeReloadProgress(progress: ReloadProgress): string {
-  switch (progress.phase) {
-    case 'reading':
-      return 'Reading and validating the corpus…';
-    case 'indexing':
-      return `Indexing: ${progress.done} of ${progress.total} articles…`;
-    case 'comparing':
-      return 'Comparing with the corpus being served…';
-  }
-}
-
-function idLine(label: string, ids: readonly string[]): string {
-  if (ids.length === 0) return '';
-  const shown = ids.slice(0, IDS_SHOWN).map(code).join(', ');
-  return `${label} (${ids.length}): ${shown}${ids.length > IDS_SHOWN ? ', …' : ''}`;
 }
 
 function confirmRow(

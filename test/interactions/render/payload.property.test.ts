@@ -15,8 +15,8 @@ import {
   finalizeReply,
   payloadViolations,
 } from '../../../src/interactions/render/payload.ts';
+import { renderReloadOutcome } from '../../../src/interactions/render/reload.ts';
 import { renderSources } from '../../../src/interactions/render/sources.ts';
-import { renderReloadOutcome } from '../../../src/interactions/render/status.ts';
 import { memoryLogger } from '../../../src/logging/logger.ts';
 import type { AnswerResult } from '../../../src/search/answer.ts';
 import { Engine } from '../../../src/search/engine.ts';
