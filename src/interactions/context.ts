@@ -39,8 +39,8 @@ export function createDispatchContext(options: {
       windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
       now,
     }),
-    ...(options.corpus === undefined ? {} : { corpus: options.corpus }),
-    ...(options.peerStatuses === undefined ? {} : { peerStatuses: options.peerStatuses }),
-    ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
+    corpus: options.corpus,
+    peerStatuses: options.peerStatuses,
+    deferAfterMs: options.deferAfterMs,
   };
 }

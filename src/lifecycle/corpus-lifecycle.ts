@@ -54,16 +54,16 @@ export class CorpusLifecycle implements CorpusAdministration {
       corpusPath: options.corpusPath,
       slot,
       audit: this.audit,
-      ...(options.sliceSize === undefined ? {} : { sliceSize: options.sliceSize }),
-      ...(options.writeLine === undefined ? {} : { writeLine: options.writeLine }),
-      ...(options.load === undefined ? {} : { load: options.load }),
-      ...(options.index === undefined ? {} : { index: options.index }),
-      ...(options.retireAfterMs === undefined ? {} : { retireAfterMs: options.retireAfterMs }),
+      sliceSize: options.sliceSize,
+      writeLine: options.writeLine,
+      load: options.load,
+      index: options.index,
+      retireAfterMs: options.retireAfterMs,
       onReloaded: (engine, report) => this.#notify(engine, report),
     });
     this.store = new CorpusStore({
       folder: options.corpusPath,
-      ...(options.maxArticleBytes === undefined ? {} : { maxBytes: options.maxArticleBytes }),
+      maxBytes: options.maxArticleBytes,
     });
     this.editor = new CorpusEditor({ store: this.store, reloader: this.reloader, slot, audit: this.audit });
   }

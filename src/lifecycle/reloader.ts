@@ -245,7 +245,7 @@ export class Reloader {
   #index(corpus: Corpus, onProgress: (done: number, total: number) => void): Promise<SearchEngine> {
     if (this.#options.index) return this.#options.index(corpus, onProgress);
     const { sliceSize } = this.#options;
-    return Engine.buildAsync(corpus, { ...(sliceSize === undefined ? {} : { sliceSize }), onProgress });
+    return Engine.buildAsync(corpus, { sliceSize, onProgress });
   }
 
   /** Closes a replaced engine after the grace period, once it has answered what it was asked. */

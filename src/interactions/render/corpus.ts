@@ -112,10 +112,10 @@ export function renderApplying(progress: ApplyProgress, preview: readonly APIEmb
     content: `${verb} ${code(progress.id)} (file ${code(progress.fileName)}); this message will show the outcome.\n${step}`,
     // Only the parts this bot rendered: Discord's copy of an embed carries fields of its own.
     embeds: preview.map(({ title, description, color, fields }) => ({
-      ...(title === undefined ? {} : { title }),
-      ...(description === undefined ? {} : { description }),
-      ...(color === undefined ? {} : { color }),
-      ...(fields === undefined ? {} : { fields }),
+      title,
+      description,
+      color,
+      fields,
     })),
     components: [],
   };

@@ -81,8 +81,8 @@ export async function startWorkerEngine(options: StartEngineOptions): Promise<St
     // Nothing is served yet: a pause to copy the corpus across costs nobody, and saves a second reading.
     sendCorpus: true,
     cache: options.cache,
-    ...(options.workers === undefined ? {} : { workers: options.workers }),
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    workers: options.workers,
+    onProgress: options.onProgress,
   });
   return {
     engine,

@@ -22,7 +22,7 @@ export function persistInWorker(corpusPath: string, cache: IndexCache): Promise<
     worker.once('message', (result: PersistResult) => resolve(result));
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`index cache worker exited with code ${code}`));
+      if (code !== 0) reject(new Error(`persistInWorker: the index cache worker exited with code ${code}`));
     });
   });
 }

@@ -77,7 +77,7 @@ export class IndexThread {
 
   /** Asks the worker; rejects if it has not answered within `timeoutMs` (a stuck worker). */
   call(question: Question, timeoutMs: number): Promise<Answered> {
-    if (this.#stopped !== undefined) return Promise.reject(new Error(this.#stopped));
+    if (this.#stopped !== undefined) return Promise.reject(new Error(`IndexThread: ${this.#stopped}`));
     const request = { ...question, id: this.#nextId++ } as IndexRequest;
     return new Promise((resolve, reject) => {
       // While a caller awaits a reply, the process must not exit under it.
@@ -102,7 +102,7 @@ export class IndexThread {
 
   /** `call`, waiting on this thread: nothing else runs here until the reply or the timeout. */
   callSync(question: Question, timeoutMs: number): Answered {
-    if (this.#stopped !== undefined) throw new Error(this.#stopped);
+    if (this.#stopped !== undefined) throw new Error(`IndexThread: ${this.#stopped}`);
     const request = { ...question, id: this.#nextId++ } as IndexRequest;
     const deadline = performance.now() + timeoutMs;
     let seen = Atomics.load(this.#replies, 0);
@@ -119,11 +119,11 @@ export class IndexThread {
           this.#settle(reply);
           continue;
         }
-        if (!reply.ok) throw new Error(`the index worker could not search: ${reply.message}`);
+        if (!reply.ok) throw new Error(`IndexThread: the index worker could not search: ${reply.message}`);
         return reply;
       }
       const left = deadline - performance.now();
-      if (left <= 0) throw new Error(`the index worker did not answer within ${timeoutMs} ms`);
+      if (left <= 0) throw new Error(`IndexThread: the index worker did not answer within ${timeoutMs} ms`);
       Atomics.wait(this.#replies, 0, seen, left);
       seen = Atomics.load(this.#replies, 0);
     }
@@ -143,14 +143,14 @@ export class IndexThread {
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) this.#port.unref();
     if (reply.ok) pending.resolve(reply);
-    else pending.reject(new Error(`the index worker could not search: ${reply.message}`));
+    else pending.reject(new Error(`IndexThread: the index worker could not search: ${reply.message}`));
   }
 
   #stop(why: string): void {
     this.#stopped ??= why;
     for (const [id, pending] of this.#pending) {
       this.#pending.delete(id);
-      pending.reject(new Error(this.#stopped));
+      pending.reject(new Error(`IndexThread: ${this.#stopped}`));
     }
     this.#port.unref();
   }
@@ -172,16 +172,16 @@ function readyStatus(
         return;
       }
       settle();
-      if (status.kind === 'failed') reject(new Error(status.message));
+      if (status.kind === 'failed') reject(new Error(`IndexThread: ${status.message}`));
       else resolve(status);
     };
     const onError = (error: Error) => {
       settle();
-      reject(new Error(`the index worker failed: ${error.message}`));
+      reject(new Error(`IndexThread: the index worker failed: ${error.message}`));
     };
     const onExit = (code: number) => {
       settle();
-      reject(new Error(`the index worker exited (code ${code}) before serving`));
+      reject(new Error(`IndexThread: the index worker exited (code ${code}) before serving`));
     };
     worker.on('message', onMessage);
     worker.once('error', onError);

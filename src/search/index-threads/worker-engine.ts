@@ -120,8 +120,8 @@ export class WorkerEngine extends SearchEngine {
         lookup: cache,
         indexMs,
         saveMs,
-        ...(savedTo === undefined ? {} : { savedTo }),
-        ...(saveError === undefined ? {} : { saveError }),
+        savedTo,
+        saveError,
       };
     } catch (error) {
       for (const thread of threads) thread.close('the index workers did not start');
@@ -159,7 +159,8 @@ export class WorkerEngine extends SearchEngine {
   }
 
   #headlinesIn(reply: IndexReply): Article[] {
-    if (!reply.ok || !('articleIds' in reply)) throw new Error('the index worker answered with no headlines');
+    if (!reply.ok || !('articleIds' in reply))
+      throw new Error('WorkerEngine: the index worker answered with no headlines');
     return reply.articleIds.flatMap((id) => this.article(id) ?? []);
   }
 
@@ -171,7 +172,7 @@ export class WorkerEngine extends SearchEngine {
 
   /** The worker with the fewest searches in flight. */
   #idlest(): IndexThread {
-    if (this.#closed !== undefined) throw new Error(this.#closed);
+    if (this.#closed !== undefined) throw new Error(`WorkerEngine: ${this.#closed}`);
     let best = this.#threads[0]!;
     for (const thread of this.#threads) if (thread.load < best.load) best = thread;
     return best;
@@ -179,6 +180,7 @@ export class WorkerEngine extends SearchEngine {
 }
 
 function answerIn(reply: IndexReply): Answer {
-  if (!reply.ok || !('answer' in reply)) throw new Error('the index worker answered with no answer');
+  if (!reply.ok || !('answer' in reply))
+    throw new Error('WorkerEngine: the index worker answered with no answer');
   return reply.answer;
 }

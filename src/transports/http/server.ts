@@ -285,7 +285,6 @@ function rawLabel(raw: APIInteraction): string {
 function outcomeOf(result: DispatchOutcome, first: FirstResponse | undefined): Outcome {
   if (result.outcome === 'user-error') return 'refused';
   if (result.outcome === 'error') return 'failed';
-  if (result.outcome === 'ignored') return 'ignored';
   return first === 'deferred' ? 'deferred' : 'answered';
 }
 

@@ -50,6 +50,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`newsdesk (sharded): ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`newsdesk: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
