@@ -15,6 +15,7 @@ import { Library } from '../src/library.ts';
 import { AuditLog } from '../src/lifecycle/audit-log.ts';
 import { CorpusLifecycle } from '../src/lifecycle/corpus-lifecycle.ts';
 import type { ReloadProgress } from '../src/lifecycle/reloader.ts';
+import { silentLogger } from '../src/logging/logger.ts';
 import { type StartedEngine, startEngine, startWorkerEngine } from '../src/search/index-cache/fast-start.ts';
 import { IndexCache } from '../src/search/index-cache/index-cache.ts';
 import { WorkerEngine } from '../src/search/index-threads/worker-engine.ts';
@@ -207,7 +208,7 @@ async function main(): Promise<void> {
     const library = new Library(warm.engine);
     const lifecycle = new CorpusLifecycle(library, {
       corpusPath: folder,
-      audit: new AuditLog({ writeLine: () => undefined }),
+      audit: new AuditLog({ logger: silentLogger }),
       // As openLibrary sets it up for INDEX_THREAD=worker: the new index is built, and saved, in a new worker.
       ...(inWorker
         ? {

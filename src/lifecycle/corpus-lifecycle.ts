@@ -1,6 +1,7 @@
 import { CorpusEditor } from '../corpus-editing/corpus-editor.ts';
 import { CorpusStore } from '../corpus-editing/corpus-store.ts';
 import type { CorpusAdministration } from '../interactions/library-view.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { AuditLog } from './audit-log.ts';
 import {
@@ -25,8 +26,8 @@ export interface CorpusLifecycleOptions {
   sliceSize?: number;
   /** @default MAX_ARTICLE_BYTES (512 KiB) */
   maxArticleBytes?: number;
-  /** Where warnings go. @default stderr */
-  writeLine?: (line: string) => void;
+  /** Where the audit entries (unless `audit` is given) and warnings go. @default a logger on stderr */
+  logger?: Logger;
   /** Reads and validates the corpus; tests slow it down. @default loadCorpus */
   load?: ReloaderOptions['load'];
   /** Indexes a reloaded corpus; see `ReloaderOptions.index`. @default on this thread, in slices */
@@ -49,13 +50,13 @@ export class CorpusLifecycle implements CorpusAdministration {
   readonly #listeners = new Set<ReloadListener>();
 
   constructor(slot: EngineSlot, options: CorpusLifecycleOptions) {
-    this.audit = options.audit ?? new AuditLog(options.writeLine ? { writeLine: options.writeLine } : {});
+    this.audit = options.audit ?? new AuditLog({ logger: options.logger });
     this.reloader = new Reloader({
       corpusPath: options.corpusPath,
       slot,
       audit: this.audit,
       sliceSize: options.sliceSize,
-      writeLine: options.writeLine,
+      logger: options.logger,
       load: options.load,
       index: options.index,
       retireAfterMs: options.retireAfterMs,

@@ -9,7 +9,7 @@ import { WorkerEngine } from '../search/index-threads/worker-engine.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { auditChannelSink } from './audit-channel.ts';
-import { AuditLog, systemActor } from './audit-log.ts';
+import { systemActor } from './audit-log.ts';
 import { CorpusLifecycle } from './corpus-lifecycle.ts';
 import { watchCorpus } from './corpus-watch.ts';
 import { summarizeOutcome } from './reloader.ts';
@@ -53,7 +53,7 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
   const library = new Library(started.engine);
   const lifecycle = new CorpusLifecycle(library, {
     corpusPath: config.CORPUS_PATH,
-    audit: new AuditLog({ log: (entry) => logger.info('corpus change', { ...entry }) }),
+    logger,
     ...(inWorker
       ? {
           index: async (corpus, onProgress) => {

@@ -191,17 +191,17 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     });
   };
 
-  const serveMetrics = (response: ServerResponse): void => {
+  const serveMetrics = async (response: ServerResponse): Promise<void> => {
     const engine = options.library.engine;
     reloads.observe(engine);
-    const text = metrics.render({
+    const text = await metrics.render({
       version: engine.version,
       articles: engine.articles().length,
       passages: engine.passageCount,
       loadedAt: options.library.loadedAt,
       reloads: reloads.count,
     });
-    response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+    response.writeHead(200, { 'content-type': metrics.contentType });
     response.end(text);
   };
 

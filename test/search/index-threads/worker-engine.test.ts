@@ -5,6 +5,7 @@ import { CorpusError, loadCorpus } from '../../../src/corpus/load-corpus.ts';
 import { Library } from '../../../src/library.ts';
 import { AuditLog } from '../../../src/lifecycle/audit-log.ts';
 import { CorpusLifecycle } from '../../../src/lifecycle/corpus-lifecycle.ts';
+import { silentLogger } from '../../../src/logging/logger.ts';
 import { Engine } from '../../../src/search/engine.ts';
 import { startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
 import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
@@ -162,7 +163,7 @@ describe('WorkerEngine.start', () => {
     const library = new Library(first);
     const lifecycle = new CorpusLifecycle(library, {
       corpusPath: folder,
-      audit: new AuditLog({ writeLine: () => undefined }),
+      audit: new AuditLog({ logger: silentLogger }),
       retireAfterMs: 50,
       index: async (corpus, onProgress) =>
         (await WorkerEngine.start({ corpusPath: folder, corpus, onProgress })).engine,

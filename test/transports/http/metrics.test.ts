@@ -14,28 +14,32 @@ const corpus = {
 };
 
 describe('EndpointMetrics', () => {
-  it('renders cumulative latency buckets, a sum and a count per command', () => {
+  it('renders cumulative latency buckets, a sum and a count per command', async () => {
     const metrics = new EndpointMetrics();
     metrics.record('ask', 'answered', 0.004);
     metrics.record('ask', 'answered', 0.03);
     metrics.record('ask', 'deferred', 3);
-    const text = metrics.render(corpus);
+    const text = await metrics.render(corpus);
     expect(text).toContain('newsdesk_http_requests_total{command="ask",outcome="answered"} 2\n');
     expect(text).toContain('newsdesk_http_requests_total{command="ask",outcome="deferred"} 1\n');
-    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{command="ask",le="0.001"} 0\n');
-    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{command="ask",le="0.005"} 1\n');
-    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{command="ask",le="0.05"} 2\n');
-    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{command="ask",le="2.5"} 2\n');
-    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{command="ask",le="+Inf"} 3\n');
+    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{le="0.001",command="ask"} 0\n');
+    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{le="0.005",command="ask"} 1\n');
+    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{le="0.05",command="ask"} 2\n');
+    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{le="2.5",command="ask"} 2\n');
+    expect(text).toContain('newsdesk_http_request_duration_seconds_bucket{le="+Inf",command="ask"} 3\n');
     expect(text).toContain('newsdesk_http_request_duration_seconds_count{command="ask"} 3\n');
     expect(text).toContain('newsdesk_corpus_info{version="abc"} 1\n');
+    // prom-client's process metrics sit beside the bot's own.
+    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \S+$/m);
+    expect(text).toMatch(/^nodejs_heap_size_used_bytes \d+$/m);
+    expect(text).toMatch(/^process_cpu_seconds_total \S+$/m);
   });
 
-  it('escapes label values and folds label sets past its bound into "other"', () => {
+  it('escapes label values and folds label sets past its bound into "other"', async () => {
     const metrics = new EndpointMetrics();
     metrics.record('we"ird\\name\n', 'answered', 0.001);
     for (let i = 0; i < 600; i += 1) metrics.record(`command-${i}`, 'answered', 0.001);
-    const text = metrics.render(corpus);
+    const text = await metrics.render(corpus);
     expect(text).toContain('command="we\\"ird\\\\name\\n"');
     expect(text).toMatch(/newsdesk_http_requests_total\{command="other",outcome="answered"\} \d+/);
     expect(
