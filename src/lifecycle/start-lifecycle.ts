@@ -82,23 +82,43 @@ export interface RunningLifecycle {
   stop(): void;
 }
 
+/** What the running bot's lifecycle steps need. */
+interface Wiring {
+  library: Library;
+  lifecycle: CorpusLifecycle;
+  config: Config;
+  logger: Logger;
+  /** The gateway client, for the audit channel and sharding. Absent at the console and over HTTP. */
+  client?: Client;
+}
+
 /**
  * Wires the corpus lifecycle into a running bot: SIGHUP reloads; WATCH_CORPUS reloads on changes;
  * every swap persists the new index off this thread; AUDIT_CHANNEL_ID receives the
  * audit log; under the ShardingManager, corpus changes reach every shard.
  */
-export async function startLifecycle(options: {
-  library: Library;
-  lifecycle: CorpusLifecycle;
-  config: Config;
-  logger: Logger;
-  /** The gateway client, for the audit channel and sharding. Omit at the console. */
-  client?: Client;
-}): Promise<RunningLifecycle> {
-  const { library, lifecycle, config, logger, client } = options;
-  const stops: (() => void)[] = [];
+export async function startLifecycle(options: Wiring): Promise<RunningLifecycle> {
+  const shards = coordinateShards(options);
+  const stops = [
+    reloadOnSighup(options),
+    await reloadOnCorpusChange(options),
+    persistEachSwap(options),
+    postAuditToChannel(options),
+    () => shards?.stop(),
+  ];
+  return {
+    shards,
+    stop: () => {
+      for (const stop of stops.splice(0)) stop();
+    },
+  };
+}
 
-  const reloadFor = (trigger: 'signal' | 'watch', name: string) => () => {
+const nothingToStop = (): void => undefined;
+
+/** A reload on a signal or a folder change, queued behind a running one and logged with its outcome. */
+function reloadFor({ lifecycle, logger }: Wiring, trigger: 'signal' | 'watch', name: string) {
+  return () => {
     void lifecycle.reload({ trigger, actor: systemActor(name), queue: true }).then((outcome) => {
       const log = outcome.status === 'reloaded' ? logger.info : logger.warn;
       log(`corpus reload (${name})`, {
@@ -108,67 +128,70 @@ export async function startLifecycle(options: {
       });
     });
   };
+}
 
-  const onSighup = reloadFor('signal', 'SIGHUP');
+function reloadOnSighup(wiring: Wiring): () => void {
+  const onSighup = reloadFor(wiring, 'signal', 'SIGHUP');
   process.on('SIGHUP', onSighup);
-  stops.push(() => process.off('SIGHUP', onSighup));
+  return () => process.off('SIGHUP', onSighup);
+}
 
-  if (config.WATCH_CORPUS) {
-    const watcher = await watchCorpus({
-      corpusPath: config.CORPUS_PATH,
-      onChange: reloadFor('watch', 'corpus watch'),
-    });
-    stops.push(() => watcher.close());
-  }
+/** With WATCH_CORPUS, a reload when the corpus folder changes (debounced). */
+async function reloadOnCorpusChange(wiring: Wiring): Promise<() => void> {
+  if (!wiring.config.WATCH_CORPUS) return nothingToStop;
+  const watcher = await watchCorpus({
+    corpusPath: wiring.config.CORPUS_PATH,
+    onChange: reloadFor(wiring, 'watch', 'corpus watch'),
+  });
+  return () => watcher.close();
+}
 
+/**
+ * An index worker saves the index it builds before it serves; an index on this thread is saved after
+ * each swap by a worker of its own, which builds it again there (one at a time; a swap meanwhile
+ * saves once more after it).
+ */
+function persistEachSwap({ lifecycle, config, logger }: Wiring): () => void {
   const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
-  // An index worker saves the index it builds before it serves; an index on this thread is saved by a
-  // worker of its own, which builds it again there.
-  if (cache.enabled && config.INDEX_THREAD === 'main') {
-    let persisting: Promise<void> | undefined;
-    let again = false;
-    const persist = (): void => {
-      if (persisting) {
-        again = true;
-        return;
-      }
-      persisting = persistInWorker(config.CORPUS_PATH, cache)
-        .then((result) => logger.info('index cache saved', { ...result }))
-        .catch((error: unknown) => logger.warn('index cache not saved', { error }))
-        .finally(() => {
-          persisting = undefined;
-          if (again) {
-            again = false;
-            persist();
-          }
-        });
-    };
-    stops.push(lifecycle.onReloaded(persist));
-  }
-
-  if (client && config.AUDIT_CHANNEL_ID) {
-    stops.push(lifecycle.audit.subscribe(auditChannelSink(client, config.AUDIT_CHANNEL_ID)));
-  }
-
-  let shards: ShardCoordinator | undefined;
-  if (client?.shard) {
-    shards = new ShardCoordinator({
-      link: processLink(client.shard.ids[0] ?? 0),
-      library,
-      lifecycle,
-      onRemoteReload: (outcome, from) =>
-        logger.info('corpus reload (another shard changed the corpus)', {
-          from,
-          summary: summarizeOutcome(outcome),
-        }),
-    });
-    stops.push(() => shards?.stop());
-  }
-
-  return {
-    shards,
-    stop: () => {
-      for (const stop of stops.splice(0)) stop();
-    },
+  if (!cache.enabled || config.INDEX_THREAD !== 'main') return nothingToStop;
+  let persisting: Promise<void> | undefined;
+  let again = false;
+  const persist = (): void => {
+    if (persisting) {
+      again = true;
+      return;
+    }
+    persisting = persistInWorker(config.CORPUS_PATH, cache)
+      .then((result) => logger.info('index cache saved', { ...result }))
+      .catch((error: unknown) => logger.warn('index cache not saved', { error }))
+      .finally(() => {
+        persisting = undefined;
+        if (again) {
+          again = false;
+          persist();
+        }
+      });
   };
+  return lifecycle.onReloaded(persist);
+}
+
+/** With AUDIT_CHANNEL_ID and a gateway client, one line in that channel per corpus change. */
+function postAuditToChannel({ lifecycle, config, client }: Wiring): () => void {
+  if (!client || !config.AUDIT_CHANNEL_ID) return nothingToStop;
+  return lifecycle.audit.subscribe(auditChannelSink(client, config.AUDIT_CHANNEL_ID));
+}
+
+/** Under the ShardingManager: announce this shard's corpus changes and reload on the others'. */
+function coordinateShards({ library, lifecycle, logger, client }: Wiring): ShardCoordinator | undefined {
+  if (!client?.shard) return undefined;
+  return new ShardCoordinator({
+    link: processLink(client.shard.ids[0] ?? 0),
+    library,
+    lifecycle,
+    onRemoteReload: (outcome, from) =>
+      logger.info('corpus reload (another shard changed the corpus)', {
+        from,
+        summary: summarizeOutcome(outcome),
+      }),
+  });
 }
