@@ -32,7 +32,7 @@ export interface CommandContext {
   corpus?: CorpusAdministration;
   /**
    * What every shard serves, for `/about`; resolves to `undefined` when this process is not one of
-   * several shards. Absent outside the gateway bot.
+   * several shards (the console, the HTTP endpoint, an unsharded gateway bot).
    */
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
 }

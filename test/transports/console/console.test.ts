@@ -6,7 +6,7 @@ import { createDispatchContext } from '../../../src/interactions/context.ts';
 import type { DispatchContext } from '../../../src/interactions/dispatch.ts';
 import { Library } from '../../../src/library.ts';
 import { CorpusLifecycle } from '../../../src/lifecycle/corpus-lifecycle.ts';
-import { memoryLogger } from '../../../src/logging/logger.ts';
+import { memoryLogger, silentLogger } from '../../../src/logging/logger.ts';
 import { runConsole } from '../../../src/transports/console/console.ts';
 import { type ConsoleIdentity, parseLine } from '../../../src/transports/console/parse-line.ts';
 import { COLOUR, markdown, PLAIN } from '../../../src/transports/console/render-text.ts';
@@ -93,7 +93,7 @@ describe('the local console', () => {
       const editable = createDispatchContext({
         commands,
         library,
-        corpus: new CorpusLifecycle(library, { corpusPath: corpus }),
+        corpus: new CorpusLifecycle(library, { corpusPath: corpus, logger: silentLogger }),
         config: loadConfig({}),
         logger: memoryLogger(),
       });
