@@ -26,9 +26,10 @@ else await flood();
 
 /** The endpoint's process: reports its port, then its RSS (after a GC when asked) on request. */
 async function serve(): Promise<void> {
+  const { commands } = await import('../commands/index.ts');
   const { loadConfig } = await import('../src/config.ts');
   const { createDispatchContext } = await import('../src/interactions/context.ts');
-  const { memoryLogger } = await import('../src/interactions/logger.ts');
+  const { memoryLogger } = await import('../src/logging/logger.ts');
   const { openLibrary } = await import('../src/lifecycle/start-lifecycle.ts');
   const { createInteractionServer } = await import('../src/transports/http/server.ts');
   const config = loadConfig({
@@ -37,12 +38,12 @@ async function serve(): Promise<void> {
     CORPUS_PATH: 'corpus',
   });
   const logger = memoryLogger();
-  const library = await openLibrary({ config, logger });
+  const { library, lifecycle } = await openLibrary({ config, logger });
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY ?? '',
     library,
     apiBase: config.DISCORD_API_BASE,
-    context: createDispatchContext({ library, config, logger }),
+    context: createDispatchContext({ library, corpus: lifecycle, config, logger, commands }),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

@@ -1,4 +1,4 @@
-import type { Logger } from './interactions/logger.ts';
+import type { Logger } from './logging/logger.ts';
 
 /** How long a graceful stop may take after SIGTERM or SIGINT before the process ends regardless. */
 export const STOP_DEADLINE_MS = 5_000;

@@ -14,7 +14,7 @@ it('ends a process whose graceful stop never finishes, with a read blocked on a 
   const script = `
     import { readFile } from 'node:fs/promises';
     import { enforceStopDeadline } from './src/stop-deadline.ts';
-    import { memoryLogger } from './src/interactions/logger.ts';
+    import { memoryLogger } from './src/logging/logger.ts';
     void readFile(${JSON.stringify(fifo)});
     setInterval(() => undefined, 1000);
     process.once('SIGTERM', (signal) => {

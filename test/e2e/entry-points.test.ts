@@ -5,10 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { deployCommands } from '../../src/deploy-commands.ts';
-import { copyOfBundledCorpus } from '../lifecycle/fixtures/temp-corpus.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { chatInput } from '../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
+import { copyOfBundledCorpus } from '../support/temp-corpus.ts';
 import { member, textOf } from './harness.ts';
 
 /** Runs a project script as `npm run` would (tsx), with only the given settings in its environment. */

@@ -1,4 +1,4 @@
-import type { Logger } from '../../interactions/logger.ts';
+import type { Logger } from '../../logging/logger.ts';
 
 /**
  * Warnings about refused requests, at most one line per kind per interval, the next one saying how many

@@ -1,0 +1,303 @@
+import { createHash, type Hash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Corpus } from '../../corpus/article.ts';
+import { writeFileAtomic } from '../../corpus-editing/atomic-write.ts';
+import { Engine, type SerializedEngine } from '../engine.ts';
+import { writeJsonYielding } from './json-chunks.ts';
+
+/** Layout of the cache file itself; bump when the envelope below changes. */
+const CACHE_FORMAT = 2;
+
+const FILE_PREFIX = 'index-';
+
+/**
+ * A cache file is the engine's JSON, a newline, then this trailer on the last line: what the index was
+ * built from and a checksum of the bytes before it, so that a file rewritten or damaged on disk is
+ * found out before it serves (the trailer can only be written once the body's hash is known).
+ */
+interface CacheTrailer {
+  format: number;
+  key: string;
+  corpusVersion: string;
+  settingsFingerprint: string;
+  savedAt: string;
+  /** sha256 of the corpus version, a NUL, and the engine's JSON. */
+  checksum: string;
+}
+
+/**
+ * An index takes 3-4 bytes of JSON per character of corpus text (bundled corpus, BBC, NewsQA); a cache
+ * file much larger than that is not this corpus's index, and is refused before it is read.
+ */
+const BYTES_PER_CORPUS_CHAR = 16;
+const SMALL_CORPUS_ALLOWANCE = 1 << 20;
+
+/** The largest cache file worth reading for a corpus of `chars` characters (or bytes on disk). */
+export function cacheSizeBound(chars: number): number {
+  return chars * BYTES_PER_CORPUS_CHAR + SMALL_CORPUS_ALLOWANCE;
+}
+
+/** Temporary files of interrupted cache writes not touched for this long are removed at start. */
+const STALE_TEMPORARY_MS = 10 * 60_000;
+
+/** Why the cache was or was not used, for the start-up log line. */
+export type CacheOutcome =
+  | { status: 'hit'; file: string }
+  | { status: 'miss'; reason: 'disabled' | 'absent' }
+  | { status: 'corrupt'; file: string; reason: string };
+
+/** A cache lookup: its outcome, and on a hit the restored engine. */
+export type CacheLookup =
+  | { status: 'hit'; engine: Engine; file: string }
+  | Exclude<CacheOutcome, { status: 'hit' }>;
+
+/** Options of {@link IndexCache}. */
+export interface IndexCacheOptions {
+  /** INDEX_CACHE_DIR. An empty string disables the cache (every start rebuilds). */
+  dir: string;
+  /**
+   * What else shapes the index besides the corpus: analysis and ranking settings.
+   * @default Engine.settingsFingerprint
+   */
+  settingsFingerprint?: string;
+}
+
+/**
+ * The built index persisted on disk for fast starts. Its file name carries a hash of the corpus
+ * version and the analysis settings, so a lookup is a file-exists check; a stale, unreadable or corrupt
+ * file is reported and ignored, never trusted. Writes are atomic.
+ */
+export class IndexCache {
+  readonly dir: string;
+  readonly settingsFingerprint: string;
+  #swept = false;
+
+  constructor(options: IndexCacheOptions) {
+    this.dir = options.dir;
+    this.settingsFingerprint = options.settingsFingerprint ?? Engine.settingsFingerprint;
+  }
+
+  get enabled(): boolean {
+    return this.dir !== '';
+  }
+
+  /** The cache key for a corpus: changes when the corpus or the analysis settings change. */
+  keyFor(corpusVersion: string): string {
+    return createHash('sha256')
+      .update(`${CACHE_FORMAT}\u0000${this.settingsFingerprint}\u0000${corpusVersion}`)
+      .digest('hex')
+      .slice(0, 24);
+  }
+
+  /** Path of the cache file for a corpus. */
+  fileFor(corpusVersion: string): string {
+    return path.join(this.dir, `${FILE_PREFIX}${this.keyFor(corpusVersion)}.json`);
+  }
+
+  /**
+   * Reads and parses the cache file before the corpus version is known, so that a start can do both at
+   * once; `load` then uses it if it is the corpus's file. There is normally one file (`save` deletes
+   * the others); with none or several, nothing is read.
+   */
+  async prefetch(maxBytes: number): Promise<PrefetchedCache | undefined> {
+    if (!this.enabled) return undefined;
+    await this.removeStaleTemporaryFiles();
+    const names = await readdir(this.dir).catch(() => []);
+    const files = names.filter(isCacheFile);
+    if (files.length !== 1) return undefined;
+    const file = path.join(this.dir, files[0]!);
+    return { file, read: await readEnvelope(file, maxBytes) };
+  }
+
+  /**
+   * Removes the temporary files of cache writes that a crash (`kill -9`) interrupted. Only old ones:
+   * another process (a shard) sharing the folder may be writing a young one right now.
+   */
+  async removeStaleTemporaryFiles(now = Date.now()): Promise<void> {
+    if (!this.enabled || this.#swept) return;
+    this.#swept = true;
+    const names = await readdir(this.dir).catch(() => []);
+    await Promise.all(
+      names
+        .filter((name) => name.startsWith(`.${FILE_PREFIX}`) && name.endsWith('.tmp'))
+        .map(async (name) => {
+          const file = path.join(this.dir, name);
+          const info = await stat(file).catch(() => undefined);
+          if (info?.isFile() && now - info.mtimeMs > STALE_TEMPORARY_MS)
+            await unlink(file).catch(() => undefined);
+        }),
+    );
+  }
+
+  /** Restores the engine for `corpus` if a matching, intact cache file exists. */
+  async load(corpus: Corpus, prefetched?: PrefetchedCache): Promise<CacheLookup> {
+    if (!this.enabled) return { status: 'miss', reason: 'disabled' };
+    await this.removeStaleTemporaryFiles();
+    const file = this.fileFor(corpus.version);
+    const maxBytes = cacheSizeBound(corpusChars(corpus));
+    const read =
+      prefetched?.file === file &&
+      (prefetched.read.status !== 'read' || prefetched.read.body.length <= maxBytes)
+        ? prefetched.read
+        : await readEnvelope(file, maxBytes);
+    if (read.status !== 'read') return read;
+    const corrupt = (reason: string): CacheLookup => ({ status: 'corrupt', file, reason });
+    const { trailer, body } = read;
+    if (trailer.format !== CACHE_FORMAT || trailer.key !== this.keyFor(corpus.version)) {
+      return corrupt('envelope does not match its file name');
+    }
+    if (trailer.corpusVersion !== corpus.version) return corrupt('built for another corpus version');
+    if (trailer.checksum !== checksumOf(corpus.version, body)) {
+      return corrupt('checksum does not match the content');
+    }
+    try {
+      const json: unknown = JSON.parse(body.toString('utf8'));
+      if (!isSerializedEngine(json, corpus)) return corrupt('not an index of this corpus');
+      return { status: 'hit', engine: Engine.fromJSON(corpus, json), file };
+    } catch (error) {
+      return corrupt(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /**
+   * Persists `engine` atomically and deletes cache files of other corpus versions. Serializes while
+   * yielding to the event loop, so it can run in the background after a reload.
+   */
+  async save(engine: Engine): Promise<string> {
+    if (!this.enabled) return '';
+    await mkdir(this.dir, { recursive: true });
+    const file = this.fileFor(engine.version);
+    await writeFileAtomic(file, async (write) => {
+      const hash = checksumHash(engine.version);
+      await writeJsonYielding(engine.toJSON(), async (chunk) => {
+        hash.update(chunk);
+        await write(chunk);
+      });
+      const trailer: CacheTrailer = {
+        format: CACHE_FORMAT,
+        key: this.keyFor(engine.version),
+        corpusVersion: engine.version,
+        settingsFingerprint: this.settingsFingerprint,
+        savedAt: new Date().toISOString(),
+        checksum: hash.digest('hex'),
+      };
+      await write(`\n${JSON.stringify(trailer)}`);
+    });
+    const stale = (await readdir(this.dir)).filter(
+      (name) => isCacheFile(name) && name !== path.basename(file),
+    );
+    await Promise.all(stale.map((name) => unlink(path.join(this.dir, name)).catch(() => undefined)));
+    return file;
+  }
+}
+
+/** A cache file read by `IndexCache.prefetch`, for `load`. */
+export interface PrefetchedCache {
+  file: string;
+  read: EnvelopeRead;
+}
+
+type EnvelopeRead =
+  | { status: 'read'; trailer: Partial<CacheTrailer>; body: Buffer }
+  | { status: 'miss'; reason: 'absent' }
+  | { status: 'corrupt'; file: string; reason: string };
+
+function isCacheFile(name: string): boolean {
+  return name.startsWith(FILE_PREFIX) && name.endsWith('.json');
+}
+
+/**
+ * Reads a cache file into its engine JSON and trailer. Whatever the file holds (any bytes, any JSON, a
+ * FIFO, something huge) the answer is a read or "corrupt", never an exception.
+ */
+async function readEnvelope(file: string, maxBytes: number): Promise<EnvelopeRead> {
+  const corrupt = (reason: string): EnvelopeRead => ({ status: 'corrupt', file, reason });
+  let bytes: Buffer;
+  try {
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return corrupt('not a regular file');
+      if (info.size > maxBytes) return corrupt(`${info.size} bytes, more than this corpus's index can take`);
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'miss', reason: 'absent' };
+    return corrupt(`unreadable: ${String(error)}`);
+  }
+  const newline = bytes.lastIndexOf(0x0a);
+  if (newline < 0) return corrupt('no trailer');
+  let trailer: unknown;
+  try {
+    trailer = JSON.parse(bytes.subarray(newline + 1).toString('utf8'));
+  } catch {
+    return corrupt('trailer is not JSON');
+  }
+  if (typeof trailer !== 'object' || trailer === null || Array.isArray(trailer)) {
+    return corrupt('trailer is not an object');
+  }
+  return { status: 'read', trailer: trailer as Partial<CacheTrailer>, body: bytes.subarray(0, newline) };
+}
+
+function checksumHash(corpusVersion: string): Hash {
+  return createHash('sha256').update(`${corpusVersion}\u0000`);
+}
+
+function checksumOf(corpusVersion: string, body: Uint8Array): string {
+  return checksumHash(corpusVersion).update(body).digest('hex');
+}
+
+/** Characters of text in a corpus, the measure its index's size is bounded by. */
+function corpusChars(corpus: Corpus): number {
+  let chars = 0;
+  for (const article of corpus.articles) {
+    chars += article.id.length + article.title.length;
+    for (const passage of article.passages) chars += passage.text.length + passage.id.length;
+  }
+  return chars;
+}
+
+/** The shape `Engine.fromJSON` needs, holding as many passages as the corpus has. */
+function isSerializedEngine(json: unknown, corpus: Corpus): json is SerializedEngine {
+  if (typeof json !== 'object' || json === null) return false;
+  const { passages, articles, documentFrequency } = json as Partial<Record<keyof SerializedEngine, unknown>>;
+  const passageCount = corpus.articles.reduce((sum, article) => sum + article.passages.length, 0);
+  return (
+    isIndex(passages) &&
+    passages.documentCount === passageCount &&
+    isIndex(articles) &&
+    articles.documentCount === corpus.articles.length &&
+    Array.isArray(documentFrequency)
+  );
+}
+
+function isIndex(value: unknown): value is { documentCount: number } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { documentCount?: unknown }).documentCount === 'number'
+  );
+}
+
+/**
+ * Bytes of a corpus on disk (a folder's files, or one file), to bound the cache file read ahead of
+ * the corpus: its text is never more characters than its files have bytes.
+ */
+export async function corpusBytesOnDisk(corpusPath: string): Promise<number> {
+  const info = await stat(corpusPath).catch(() => undefined);
+  if (!info?.isDirectory()) return info?.size ?? 0;
+  const names = await readdir(corpusPath).catch(() => []);
+  const sizes = await Promise.all(
+    names.map((name) =>
+      stat(path.join(corpusPath, name)).then(
+        (entry) => (entry.isFile() ? entry.size : 0),
+        () => 0,
+      ),
+    ),
+  );
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
