@@ -51,7 +51,7 @@ export interface QuoteCheck {
 /** Checks a quotation against the whole corpus behind `engine`. */
 export async function checkQuote(engine: QuoteSource, text: string): Promise<QuoteCheck> {
   const quote = cleanQuote(text);
-  const answer = await engine.answerAsync(quote, { limit: CANDIDATES });
+  const answer = await engine.answerAsync(searchText(quote), { limit: CANDIDATES });
   const seen = new Set<string>();
   const candidates: Located[] = [];
   for (const citation of answer.results.flatMap((result) => [result.citation, ...result.alsoReportedBy])) {
@@ -60,6 +60,20 @@ export async function checkQuote(engine: QuoteSource, text: string): Promise<Quo
     if (located) candidates.push(located);
   }
   return checkQuoteAgainst(quote, candidates);
+}
+
+/**
+ * The quote's content words, as the index is asked for them. A quotation is not a question: asked
+ * whole, "how much the UK had provided" would be read as asking for a sum, and a passage whose sum is
+ * already in the quote would be passed over. Function words (which include every question word) are
+ * not indexed anyway, and "cost", the one content word the engine reads as asking for a figure, is
+ * given as "costs", which the index stems the same.
+ */
+function searchText(quote: string): string {
+  return wordsOf(quote)
+    .filter((word) => word.kind !== 'function')
+    .map((word) => (word.norm === 'cost' ? 'costs' : word.raw))
+    .join(' ');
 }
 
 /** Checks a quotation against the given passages only (the candidates the index found). */
