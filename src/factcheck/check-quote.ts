@@ -145,7 +145,8 @@ function coveredSpan(ops: readonly AlignOp[]): { start: number; end: number } {
 
 /**
  * The alignment as runs of shared, added and dropped words, each run a verbatim slice of the text it
- * comes from (so punctuation inside a run is kept). A word in another form shows as dropped and added.
+ * comes from, widened to whitespace so the signs and punctuation attached to its words ("$18,000",
+ * "weeks,") stay with them. A word in another form shows as dropped and added.
  */
 export function diffOf(ops: readonly AlignOp[], quote: string, passage: string): DiffPart[] {
   const pieces: { op: DiffPart['op']; word: Word; from: string }[] = [];
@@ -158,27 +159,35 @@ export function diffOf(ops: readonly AlignOp[], quote: string, passage: string):
       pieces.push({ op: 'added', word: op.quote, from: quote });
     }
   }
-  // Changed words come out as dropped, added, dropped, added: gather each stretch of differences into
-  // one dropped run and one added run, which reads as "this was replaced by that".
+  // Changed words come out as dropped, added, dropped, added: each stretch of differences becomes one
+  // dropped run and one added run, which reads as "this was replaced by that". Words of one run are
+  // next to each other in the text they come from.
   const parts: DiffPart[] = [];
+  const run = (op: DiffPart['op'], words: typeof pieces) => {
+    if (words.length === 0) return;
+    const { from } = words[0]!;
+    parts.push({ op, text: widen(from, words[0]!.word.start, words.at(-1)!.word.end) });
+  };
   let i = 0;
   while (i < pieces.length) {
-    if (pieces[i]!.op === 'same') {
-      let j = i;
-      while (j + 1 < pieces.length && pieces[j + 1]!.op === 'same') j++;
-      parts.push({ op: 'same', text: passage.slice(pieces[i]!.word.start, pieces[j]!.word.end) });
-      i = j + 1;
-      continue;
-    }
-    let j = i;
-    while (j < pieces.length && pieces[j]!.op !== 'same') j++;
-    for (const op of ['dropped', 'added'] as const) {
-      const run = pieces.slice(i, j).filter((piece) => piece.op === op);
-      if (run.length > 0) parts.push({ op, text: run.map((piece) => piece.word.raw).join(' ') });
-    }
+    let j = i + 1;
+    const same = pieces[i]!.op === 'same';
+    while (j < pieces.length && (pieces[j]!.op === 'same') === same) j++;
+    const stretch = pieces.slice(i, j);
+    if (same) run('same', stretch);
+    else for (const op of ['dropped', 'added'] as const) run(op, stretch.filter((piece) => piece.op === op));
     i = j;
   }
   return parts;
+}
+
+/** `text[start, end)` grown to the whitespace (or text edge) on either side. */
+function widen(text: string, start: number, end: number): string {
+  let from = start;
+  let to = end;
+  while (from > 0 && !/\s/.test(text[from - 1]!)) from--;
+  while (to < text.length && !/\s/.test(text[to]!)) to++;
+  return text.slice(from, to);
 }
 
 function metaOf(article: Article): CitedArticle['article'] {
