@@ -24,8 +24,9 @@ export interface Alignment {
   ops: AlignOp[];
 }
 
-// A changed word costs less than adding one and dropping another, so "18,000" against "20,000" reads
-// as a change; a function word matters half as much as a content word.
+// A changed word costs a little less than adding it, so "18,000" against "20,000" reads as a change even
+// at the edge of the quoted stretch, where adding would cost nothing on the passage's side; a function
+// word matters half as much as a content word.
 const gapCost = (word: Word) => (word.kind === 'function' ? 0.5 : 1);
 // Leaving out a run of the passage costs most to begin and little per word (an affine gap): a quote
 // that skips a clause is the passage with a clause dropped, not the passage's first half plus words
@@ -36,8 +37,7 @@ const dropCost = (word: Word) => (word.kind === 'function' ? 0.1 : 0.2);
 function changeCost(a: Word, b: Word): number {
   if (a.norm === b.norm) return 0;
   if (a.stem === b.stem && a.kind !== 'number' && a.kind !== 'negation') return 0.25;
-  if (a.kind === 'function' && b.kind === 'function') return 0.6;
-  return 0.5 * (gapCost(a) + gapCost(b)) + 0.4;
+  return 0.45 * (gapCost(a) + gapCost(b));
 }
 
 const DIAGONAL = 1;

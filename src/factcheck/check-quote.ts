@@ -9,7 +9,7 @@ import type { Located } from '../search/corpus-lookup.ts';
 import { type AlignOp, align } from './align.ts';
 import { speakerOf } from './speaker.ts';
 import { type Verdict, verdictOf } from './verdict.ts';
-import { type Word, wordsOf } from './words.ts';
+import { type Word, widen, wordsOf } from './words.ts';
 
 /** Quotes are checked up to this many characters; longer text is cut at a sentence end before it. */
 export const MAX_QUOTE_CHARS = 1000;
@@ -175,19 +175,15 @@ export function diffOf(ops: readonly AlignOp[], quote: string, passage: string):
     while (j < pieces.length && (pieces[j]!.op === 'same') === same) j++;
     const stretch = pieces.slice(i, j);
     if (same) run('same', stretch);
-    else for (const op of ['dropped', 'added'] as const) run(op, stretch.filter((piece) => piece.op === op));
+    else
+      for (const op of ['dropped', 'added'] as const)
+        run(
+          op,
+          stretch.filter((piece) => piece.op === op),
+        );
     i = j;
   }
   return parts;
-}
-
-/** `text[start, end)` grown to the whitespace (or text edge) on either side. */
-function widen(text: string, start: number, end: number): string {
-  let from = start;
-  let to = end;
-  while (from > 0 && !/\s/.test(text[from - 1]!)) from--;
-  while (to < text.length && !/\s/.test(text[to]!)) to++;
-  return text.slice(from, to);
 }
 
 function metaOf(article: Article): CitedArticle['article'] {

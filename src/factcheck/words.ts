@@ -86,3 +86,12 @@ export function wordsOf(text: string): Word[] {
   }
   return words;
 }
+
+/** `text[start, end)` grown to the whitespace (or text edge) on either side. */
+export function widen(text: string, start: number, end: number): string {
+  let from = start;
+  let to = end;
+  while (from > 0 && !/\s/.test(text[from - 1]!)) from--;
+  while (to < text.length && !/\s/.test(text[to]!)) to++;
+  return text.slice(from, to);
+}
