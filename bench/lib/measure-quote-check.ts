@@ -1,0 +1,62 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { LatencySummary } from './percentiles.ts';
+
+/** What the quote-check measurement is asked to do (issue 18). */
+export interface QuoteCheckJob {
+  corpusName: string;
+  /** A `Corpus` as JSON, as the engine measurements read it. */
+  corpusFile: string;
+  questionsFile: string;
+  /** Cases of each kind made from the corpus (verbatim, function word, number, ...). */
+  perKind: number;
+  /** At most this many seconds of timed checks. */
+  budgetSeconds: number;
+}
+
+export interface QuoteCheckOutcome {
+  corpusName: string;
+  passages: number;
+  /** Latency of `checkQuote` (index candidates + alignment), ms. */
+  quoteCheck: LatencySummary;
+  /** Latency of `engine.answer` for NewsQA questions in the same process, for comparison, ms. */
+  ask: LatencySummary;
+}
+
+const entry = fileURLToPath(new URL('./quote-check-process.ts', import.meta.url));
+const tsxLoader = import.meta.resolve('tsx');
+
+/** Measures the quote check in a fresh process; a failure is returned as `{ error }`, never thrown. */
+export function measureQuoteCheck(
+  job: QuoteCheckJob,
+  timeoutMs: number,
+): Promise<QuoteCheckOutcome | { error: string }> {
+  return new Promise((resolve) => {
+    const child = fork(entry, [JSON.stringify(job)], {
+      execArgv: ['--import', tsxLoader, '--max-old-space-size=8192'],
+      stdio: ['ignore', 2, 2, 'ipc'],
+    });
+    let outcome: QuoteCheckOutcome | { error: string } | undefined;
+    const timer = setTimeout(() => {
+      outcome ??= { error: `timed out after ${Math.round(timeoutMs / 1000)} s` };
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('message', (message) => {
+      outcome ??= message as QuoteCheckOutcome;
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(outcome ?? { error: `child exited with ${signal ?? `code ${code}`} before reporting` });
+    });
+  });
+}
+
+/** The report's lines for the quote check, with its p99 against Discord's 3-second window. */
+export function quoteCheckLines(outcome: QuoteCheckOutcome | { error: string }): string[] {
+  if ('error' in outcome) return [`Quote check (issue 18): FAILED: ${outcome.error.split('\n')[0]}`];
+  const { quoteCheck: q, ask } = outcome;
+  return [
+    `Quote check (issue 18) at ${outcome.passages} passages (${outcome.corpusName}), ${q.count} checks: p50 ${q.p50.toFixed(1)} ms, p99 ${q.p99.toFixed(1)} ms, max ${q.max.toFixed(1)} ms`,
+    `  p99 is ${((q.p99 / 3000) * 100).toFixed(1)}% of Discord's 3 s window; /ask in the same process: p50 ${ask.p50.toFixed(1)} ms, p99 ${ask.p99.toFixed(1)} ms (quote check / ask p99: ${(q.p99 / ask.p99).toFixed(2)}x)`,
+  ];
+}
