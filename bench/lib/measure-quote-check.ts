@@ -19,6 +19,8 @@ export interface QuoteCheckOutcome {
   passages: number;
   /** Latency of `checkQuote` (index candidates + alignment), ms. */
   quoteCheck: LatencySummary;
+  /** CPU time per check (user + system), which other load on the machine does not inflate, ms. */
+  cpuPerCheckMs: number;
   /** Latency of `engine.answer` for NewsQA questions in the same process, for comparison, ms. */
   ask: LatencySummary;
 }
@@ -56,7 +58,7 @@ export function quoteCheckLines(outcome: QuoteCheckOutcome | { error: string }):
   if ('error' in outcome) return [`Quote check (issue 18): FAILED: ${outcome.error.split('\n')[0]}`];
   const { quoteCheck: q, ask } = outcome;
   return [
-    `Quote check (issue 18) at ${outcome.passages} passages (${outcome.corpusName}), ${q.count} checks: p50 ${q.p50.toFixed(1)} ms, p99 ${q.p99.toFixed(1)} ms, max ${q.max.toFixed(1)} ms`,
+    `Quote check (issue 18) at ${outcome.passages} passages (${outcome.corpusName}), ${q.count} checks: p50 ${q.p50.toFixed(1)} ms, p99 ${q.p99.toFixed(1)} ms, max ${q.max.toFixed(1)} ms, CPU ${outcome.cpuPerCheckMs.toFixed(1)} ms per check`,
     `  p99 is ${((q.p99 / 3000) * 100).toFixed(1)}% of Discord's 3 s window; /ask in the same process: p50 ${ask.p50.toFixed(1)} ms, p99 ${ask.p99.toFixed(1)} ms (quote check / ask p99: ${(q.p99 / ask.p99).toFixed(2)}x)`,
   ];
 }

@@ -26,11 +26,15 @@ async function measure(job: QuoteCheckJob): Promise<QuoteCheckOutcome> {
   const deadline = performance.now() + job.budgetSeconds * 1000;
   const checks: number[] = [];
   const asks: number[] = [];
+  let checkCpuMicros = 0;
   for (const [i, quote] of quotes.entries()) {
     if (performance.now() > deadline) break;
     let started = performance.now();
+    const cpu = process.cpuUsage();
     await checkQuote(engine, quote);
     checks.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    checkCpuMicros += used.user + used.system;
     const question = questions[i];
     if (!question) continue;
     started = performance.now();
@@ -41,6 +45,7 @@ async function measure(job: QuoteCheckJob): Promise<QuoteCheckOutcome> {
     corpusName: job.corpusName,
     passages: engine.passageCount,
     quoteCheck: summarizeLatencies(checks),
+    cpuPerCheckMs: checkCpuMicros / 1000 / checks.length,
     ask: summarizeLatencies(asks),
   };
 }
