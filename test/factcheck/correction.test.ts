@@ -11,7 +11,7 @@ const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
 describe('GIVEN the seed corpus before and after an edit', () => {
   let articles: Article[];
   let before: Engine;
-  const after = (edit: (articles: Article[]) => Article[]) =>
+  const rebuilt = (edit: (articles: Article[]) => Article[]) =>
     Engine.build(makeCorpus(edit(structuredClone(articles))));
 
   beforeAll(async () => {
@@ -24,13 +24,13 @@ describe('GIVEN the seed corpus before and after an edit', () => {
       correctionOf(
         `${TETEGHEM}#5`,
         before,
-        after((a) => a),
+        rebuilt((a) => a),
       ),
     ).toBeNull();
   });
 
   it('gives the word diff of a paragraph changed in place, the old words first', () => {
-    const edited = after((all) => {
+    const edited = rebuilt((all) => {
       const passage = all.find((a) => a.id === TETEGHEM)!.passages[4]!;
       passage.text = `${passage.text.replace('$18,000', '$16,000')} He arrived last week.`;
       return all;
@@ -50,7 +50,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
   });
 
   it('follows a paragraph that moved when one was inserted above it', () => {
-    const edited = after((all) => {
+    const edited = rebuilt((all) => {
       const article = all.find((a) => a.id === TETEGHEM)!;
       const inserted = { ...article.passages[0]!, text: 'A new opening paragraph was added by the editors.' };
       article.passages = [inserted, ...article.passages].map((p, index) => ({
@@ -69,12 +69,12 @@ describe('GIVEN the seed corpus before and after an edit', () => {
   });
 
   it('says removed when the article or the paragraph is gone', () => {
-    const withoutArticle = after((all) => all.filter((a) => a.id !== TETEGHEM));
+    const withoutArticle = rebuilt((all) => all.filter((a) => a.id !== TETEGHEM));
     expect(correctionOf(`${TETEGHEM}#5`, before, withoutArticle)).toEqual({
       kind: 'removed',
       citation: `${TETEGHEM}#5`,
     });
-    const withoutParagraph = after((all) => {
+    const withoutParagraph = rebuilt((all) => {
       const article = all.find((a) => a.id === TETEGHEM)!;
       article.passages = article.passages.filter((p) => p.paragraph !== 5);
       return all;
