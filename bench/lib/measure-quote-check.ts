@@ -1,5 +1,5 @@
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { forkMeasurement } from './fork-measurement.ts';
 import type { LatencySummary } from './percentiles.ts';
 
 /** What the quote-check measurement is asked to do (issue 18). */
@@ -26,30 +26,16 @@ export interface QuoteCheckOutcome {
 }
 
 const entry = fileURLToPath(new URL('./quote-check-process.ts', import.meta.url));
-const tsxLoader = import.meta.resolve('tsx');
 
 /** Measures the quote check in a fresh process; a failure is returned as `{ error }`, never thrown. */
 export function measureQuoteCheck(
   job: QuoteCheckJob,
   timeoutMs: number,
 ): Promise<QuoteCheckOutcome | { error: string }> {
-  return new Promise((resolve) => {
-    const child = fork(entry, [JSON.stringify(job)], {
-      execArgv: ['--import', tsxLoader, '--max-old-space-size=8192'],
-      stdio: ['ignore', 2, 2, 'ipc'],
-    });
-    let outcome: QuoteCheckOutcome | { error: string } | undefined;
-    const timer = setTimeout(() => {
-      outcome ??= { error: `timed out after ${Math.round(timeoutMs / 1000)} s` };
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('message', (message) => {
-      outcome ??= message as QuoteCheckOutcome;
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve(outcome ?? { error: `child exited with ${signal ?? `code ${code}`} before reporting` });
-    });
+  return forkMeasurement<QuoteCheckOutcome | { error: string }>(entry, job, {
+    timeoutMs,
+    execArgv: ['--max-old-space-size=8192'],
+    fail: (error) => ({ error }),
   });
 }
 
