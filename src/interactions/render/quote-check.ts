@@ -55,8 +55,9 @@ export function renderQuoteCheck(check: QuoteCheck): ReplyPayload {
 }
 
 /**
- * The diff as one line of markdown within `budget` characters: each run escaped, dropped runs struck through (added runs underlined), never cut inside a marker (a run that does not fit is left out, and
- * an ellipsis says so).
+ * The diff as one line of markdown within `budget` characters: each run escaped, added runs underlined,
+ * dropped runs struck through, never cut inside a marker (a changed run that does not fit is left out,
+ * an unchanged one is cut at a word, and an ellipsis says so).
  */
 export function renderDiff(parts: readonly DiffPart[], budget: number): string {
   let out = '';
@@ -66,7 +67,7 @@ export function renderDiff(parts: readonly DiffPart[], budget: number): string {
     const next = out === '' ? piece : `${out} ${piece}`;
     if (next.length > budget - 2) {
       if (part.op === 'same')
-        out += ` ${fitText(part.text, Math.max(0, budget - out.length - 3), { render: escapeText })}`;
+        out += ` ${fitText(part.text, Math.max(0, budget - out.length - 3), { render: escapeText, note: '' })}`;
       return `${out.trimEnd()} …`;
     }
     out = next;
