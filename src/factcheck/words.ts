@@ -1,9 +1,6 @@
 /**
- * src/factcheck/ owns the fact lookups members settle arguments with: checking a quotation against the
- * coverage word for word (`check-quote.ts`) and spotting where outlets reporting one fact disagree
- * (`outlets-differ.ts`). It reads the corpus and asks the search engine for candidates; it imports from
- * `src/corpus` and `src/search` only, and renders nothing (Discord and terminal renderers live beside
- * the other renderers). This file splits a text into words the aligner compares.
+ * Words as the quote check compares them: each with its folded form, its indexed term and its kind
+ * (function word, negation, number, content word). See README.md for what this folder owns.
  */
 import { fold, termsOfWord } from '../search/analyze.ts';
 import { STOP_WORDS } from '../search/stop-words.ts';
