@@ -1,6 +1,8 @@
 import type { AnyCommand } from '../src/interactions/command.ts';
 import about from './about.ts';
 import ask from './ask.ts';
+import checkQuote from './check-quote.ts';
+import checkQuoteMessage from './check-quote-message.ts';
 import cite from './cite.ts';
 import corpus from './corpus.ts';
 import findCoverage from './find-coverage.ts';
@@ -11,4 +13,14 @@ import sources from './sources.ts';
  * Every command the bot offers, in the order `/help` lists them. A static list rather than a folder
  * scan: the type checker sees every module, and nothing loads by accident.
  */
-export const commands: readonly AnyCommand[] = [ask, cite, sources, about, findCoverage, reload, corpus];
+export const commands: readonly AnyCommand[] = [
+  ask,
+  cite,
+  checkQuote,
+  sources,
+  about,
+  findCoverage,
+  checkQuoteMessage,
+  reload,
+  corpus,
+];

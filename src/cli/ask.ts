@@ -5,6 +5,7 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { CorpusError, loadCorpus } from '../corpus/load-corpus.ts';
+import { disagreementsIn } from '../factcheck/outlets-differ.ts';
 import { Engine, MAX_LIMIT } from '../search/engine.ts';
 import { inertJson, stripControls } from '../text/controls.ts';
 import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
@@ -87,9 +88,10 @@ async function main(argv: string[]): Promise<number> {
   const style = makeStyle(wantsColour(process.stdout));
   const answerOne = (question: string): string => {
     const answer = engine.answer(question, { limit: options.limit });
-    if (options.json) return `${inertJson(answerToJson(answer))}\n`;
+    const disagreements = disagreementsIn(answer.results, engine);
+    if (options.json) return `${inertJson(answerToJson(answer, disagreements))}\n`;
     const closest = answer.results.length === 0 ? engine.closestHeadlines(question) : [];
-    return renderAnswer(answer, style, closest);
+    return renderAnswer(answer, style, closest, disagreements);
   };
 
   if (!options.stdin) {

@@ -1,4 +1,5 @@
 import type { Article } from '../corpus/article.ts';
+import { type Disagreement, formatValues } from '../factcheck/outlets-differ.ts';
 import type { Answer, AnswerResult } from '../search/answer.ts';
 import { stripControls } from '../text/controls.ts';
 
@@ -67,7 +68,12 @@ export function citationLine(
  * An answer as a person reads it in a terminal: numbered quotes, each with its citation. Corpus text
  * and the question are stripped of control characters: an article must not drive the terminal.
  */
-export function renderAnswer(answer: Answer, style: Style, closest: readonly Article[] = []): string {
+export function renderAnswer(
+  answer: Answer,
+  style: Style,
+  closest: readonly Article[] = [],
+  disagreements: ReadonlyMap<string, readonly Disagreement[]> = new Map(),
+): string {
   if (answer.results.length === 0) {
     const lines = [`No coverage found for “${stripControls(answer.query.trim().slice(0, 200))}”.`];
     if (closest.length > 0) {
@@ -84,6 +90,11 @@ export function renderAnswer(answer: Answer, style: Style, closest: readonly Art
       `   ${citationLine(result, style)}`,
       `   ${style.dim(`[${stripControls(result.citation)}] paragraph ${result.paragraph} · score ${result.score}`)}`,
     ];
+    for (const disagreement of disagreements.get(result.citation) ?? []) {
+      lines.push(
+        `   ${style.bold(`Outlets differ on a ${disagreement.kind}:`)} ${stripControls(formatValues(disagreement.values, (citation) => `[${citation}]`))}`,
+      );
+    }
     if (result.alsoReportedBy.length > 0) {
       lines.push(`   ${style.dim(`Also reported in: ${stripControls(result.alsoReportedBy.join(', '))}`)}`);
     }
@@ -92,8 +103,14 @@ export function renderAnswer(answer: Answer, style: Style, closest: readonly Art
   return `${blocks.join('\n\n')}\n`;
 }
 
-/** An answer in the CLI's JSON shape: unknown metadata as null, best result first. */
-export function answerToJson(answer: Answer): object {
+/**
+ * An answer in the CLI's JSON shape: unknown metadata as null, best result first; `outletsDiffer` lists
+ * the values the outlets in `alsoReportedBy` give differently (`[]` when they agree).
+ */
+export function answerToJson(
+  answer: Answer,
+  disagreements: ReadonlyMap<string, readonly Disagreement[]> = new Map(),
+): object {
   return {
     query: answer.query,
     results: answer.results.map((result) => ({
@@ -108,6 +125,7 @@ export function answerToJson(answer: Answer): object {
       passage: result.passage,
       score: result.score,
       alsoReportedBy: result.alsoReportedBy,
+      outletsDiffer: disagreements.get(result.citation) ?? [],
     })),
   };
 }

@@ -1,3 +1,4 @@
+import { disagreementsIn } from '../factcheck/outlets-differ.ts';
 import { UserError } from './errors.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
@@ -39,5 +40,6 @@ export async function answerQuestion(
     offset,
     source: source ?? null,
     ...(request.subject ? { subject: request.subject } : {}),
+    disagreements: disagreementsIn(answer.results, engine),
   });
 }

@@ -36,6 +36,7 @@ const RESULT_KEYS = [
   'passage',
   'score',
   'alsoReportedBy',
+  'outletsDiffer',
 ];
 
 describe('npm run ask', () => {
