@@ -1,7 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { TimeSlicer, yieldToEventLoop } from '../event-loop.ts';
+import { decodePage } from '../extract/page-dom.ts';
 import type { Article, Corpus } from './article.ts';
+import { isHtmlFile } from './html-article.ts';
 import { ARTICLE_EXTENSIONS, buildArticle, makeCorpusAsync, parseArticleFile } from './parse-article.ts';
 import { CorpusError, type CorpusProblem } from './problems.ts';
 
@@ -104,7 +106,10 @@ export async function parseJsonl(file: string, lines: readonly string[]): Promis
 }
 
 async function readSource(path: string, name: string): Promise<Article[]> {
-  const lines = await decodeLines(name, await readFile(path));
+  const bytes = await readFile(path);
+  // A saved page states its own charset; a browser's "Save page" keeps the site's.
+  if (isHtmlFile(name)) return [parseArticleFile(name, decodePage(bytes, undefined))];
+  const lines = await decodeLines(name, bytes);
   return extname(name).toLowerCase() === '.jsonl'
     ? await parseJsonl(name, lines)
     : [parseArticleFile(name, lines.join('\n'))];

@@ -5,11 +5,12 @@ import { TimeSlicer } from '../event-loop.ts';
 import type { Article, ArticleMeta, Corpus } from './article.ts';
 import { chunkArticle } from './chunk.ts';
 import { readFrontMatter } from './front-matter.ts';
+import { HTML_EXTENSIONS, isHtmlFile, readHtmlArticle } from './html-article.ts';
 import { ArticleId, ArticleMetaSchema } from './metadata.ts';
 import { CorpusError, type CorpusProblem } from './problems.ts';
 
 /** File endings read as one article each. */
-export const ARTICLE_EXTENSIONS = ['.md', '.markdown', '.txt'] as const;
+export const ARTICLE_EXTENSIONS = ['.md', '.markdown', '.txt', ...HTML_EXTENSIONS] as const;
 
 /** Where each metadata key was written, so a schema error points at its line. */
 type KeyLines = Map<string, number>;
@@ -88,6 +89,10 @@ export function parseArticleFile(fileName: string, text: string): Article {
   }
   if (text.includes('\u0000')) {
     throw new CorpusError([{ file: fileName, line: 1, message: 'file is binary, not text' }]);
+  }
+  if (isHtmlFile(fileName)) {
+    const { meta, body } = readHtmlArticle(fileName, text);
+    return buildArticle(id, fileName, meta, body, { file: fileName });
   }
   const frontMatter = readFrontMatter(text);
   if (frontMatter) {
