@@ -1,4 +1,5 @@
-import { Readability } from '@mozilla/readability';
+import { createRequire } from 'node:module';
+import type { Readability as ReadabilityClass } from '@mozilla/readability';
 import { endsLikeSentence } from '../corpus/furniture.ts';
 import { ArticleMetaSchema } from '../corpus/metadata.ts';
 import { type PageDocument, type PageElement, parsePage } from './page-dom.ts';
@@ -25,6 +26,10 @@ export class NotAnArticleError extends Error {
   readonly code = 'not-an-article';
 }
 
+const require = createRequire(import.meta.url);
+/** Loaded on first use, like linkedom (see `page-dom.ts`). */
+let Readability: typeof ReadabilityClass | undefined;
+
 /** Fewer characters of paragraphs than this is a teaser or a listing, not an article. */
 const MIN_ARTICLE_CHARS = 400;
 /** Readability's own threshold for a candidate body; lower than its default 500 for short news items. */
@@ -42,8 +47,9 @@ export function extractArticle(html: string, pageUrl?: string): ExtractedArticle
   const document = parsePage(html);
   const meta = readPageMetadata(document, pageUrl);
   dropFurniture(document);
+  Readability ??= (require('@mozilla/readability') as { Readability: typeof ReadabilityClass }).Readability;
   const parsed = new Readability<PageElement>(
-    document as unknown as ConstructorParameters<typeof Readability>[0],
+    document as unknown as ConstructorParameters<typeof ReadabilityClass>[0],
     {
       serializer: (node) => node as unknown as PageElement,
       charThreshold: READABILITY_CHAR_THRESHOLD,

@@ -1,12 +1,22 @@
-import { parseHTML } from 'linkedom';
+import { createRequire } from 'node:module';
+
+type Linkedom = typeof import('linkedom');
 
 /** The DOM type linkedom returns; used as the browser's `Document` would be. */
-export type PageDocument = ReturnType<typeof parseHTML>['document'];
+export type PageDocument = ReturnType<Linkedom['parseHTML']>['document'];
 export type PageElement = ReturnType<PageDocument['createElement']>;
 
-/** Parses a page's HTML into a DOM (linkedom: a fraction of jsdom's time and memory, no scripts run). */
+const require = createRequire(import.meta.url);
+let linkedom: Linkedom | undefined;
+
+/**
+ * Parses a page's HTML into a DOM (linkedom: a fraction of jsdom's time and memory, no scripts run).
+ * linkedom is loaded on first use: it takes over a second to load, and every index worker loads the
+ * corpus reader, which needs it only for `.html` files.
+ */
 export function parsePage(html: string): PageDocument {
-  return parseHTML(html).document;
+  linkedom ??= require('linkedom') as Linkedom;
+  return linkedom.parseHTML(html).document;
 }
 
 /**
