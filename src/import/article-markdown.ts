@@ -5,7 +5,7 @@ import type { ExtractedArticle } from '../extract/extract-article.ts';
  * or the feed gave it, so the citation points where they pointed), then its paragraphs verbatim, a
  * blank line between them. Values are double-quoted, so nothing in a headline can end the field early.
  */
-export function articleMarkdown(article: ExtractedArticle, url: string): string {
+export function articleMarkdown(article: ExtractedArticle, url: string | undefined): string {
   const fields: [string, string | undefined][] = [
     ['title', article.title],
     ['publisher', article.publisher],

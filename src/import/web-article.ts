@@ -1,6 +1,8 @@
+import { basename, extname } from 'node:path';
 import type { Article } from '../corpus/article.ts';
 import { type ExtractedArticle, extractArticle, NotAnArticleError } from '../extract/extract-article.ts';
 import { decodePage } from '../extract/page-dom.ts';
+import { slugify } from '../lifecycle/article-file-name.ts';
 import type { AddressPolicy } from '../web/address-policy.ts';
 import { FetchRefusedError } from '../web/fetch-refused.ts';
 import { HTML_TYPES, safeFetch } from '../web/safe-fetch.ts';
@@ -9,10 +11,12 @@ import { articleMarkdown } from './article-markdown.ts';
 
 /** An article read from the web, ready to be previewed and written as `fileName`. */
 export interface WebArticle {
-  /** The link as given: the article's `url`. */
-  url: string;
+  /** The link as given (a saved file: its canonical URL): the article's `url`. */
+  url: string | undefined;
   /** The page's canonical URL, else the URL it was fetched from after redirects: what duplicates are found by. */
-  canonicalUrl: string;
+  canonicalUrl: string | undefined;
+  /** An article among the known ones already has this link or canonical URL (its id is reused). */
+  alreadyKnown: boolean;
   id: string;
   /** `${id}.md` */
   fileName: string;
@@ -31,26 +35,42 @@ export interface WebArticleOptions extends AddressPolicy {
 export async function fetchWebArticle(url: string, options: WebArticleOptions): Promise<WebArticle> {
   const fetched = await safeFetch(url, { ...options, accept: HTML_TYPES });
   if (fetched.notModified) throw new Error('a 304 answer to an unconditional request');
-  return webArticleFromHtml(decodePage(fetched.body, fetched.charset), url, fetched.url, options.known);
+  return webArticleFromHtml(
+    decodePage(fetched.body, fetched.charset),
+    { url, fetchedFrom: fetched.url },
+    options.known,
+  );
 }
 
+/** Where a page came from: a link (`url`, fetched from `fetchedFrom` after redirects) or a saved file. */
+export type PageSource = { url: string; fetchedFrom: string } | { fileName: string };
+
 /**
- * Reads the article in a page fetched from `fetchedFrom` and given as `url`. Its id is that of the
- * article among `known` with the same link or canonical URL when there is one, else the canonical URL's slug.
+ * Reads the article in a page. Its id is that of the article among `known` with the same link or
+ * canonical URL when there is one, else the canonical URL's slug (a saved file without one: its name).
+ * A fetched page's `url` is the link as given; a saved file's, its canonical URL.
  */
 export function webArticleFromHtml(
   html: string,
-  url: string,
-  fetchedFrom: string,
+  source: PageSource,
   known: readonly Article[] = [],
 ): WebArticle {
-  const extracted = extractArticle(html, fetchedFrom);
-  const canonicalUrl = extracted.canonicalUrl ?? fetchedFrom;
-  const same = known.find((article) => article.url !== null && [url, canonicalUrl].includes(article.url));
-  const id = same?.id ?? articleIdForUrl(canonicalUrl, extracted.title);
+  const fetched = 'url' in source ? source : undefined;
+  const extracted = extractArticle(html, fetched?.fetchedFrom);
+  const canonicalUrl = extracted.canonicalUrl ?? fetched?.fetchedFrom;
+  const url = fetched?.url ?? extracted.canonicalUrl;
+  const links = [url, canonicalUrl].filter((link) => link !== undefined);
+  const same = known.find((article) => article.url !== null && links.includes(article.url));
+  const fallback = 'fileName' in source ? slugify(basename(source.fileName, extname(source.fileName))) : '';
+  const id =
+    same?.id ??
+    (canonicalUrl === undefined
+      ? fallback || slugify(extracted.title)
+      : articleIdForUrl(canonicalUrl, extracted.title));
   return {
     url,
     canonicalUrl,
+    alreadyKnown: same !== undefined,
     id,
     fileName: `${id}.md`,
     markdown: articleMarkdown(extracted, url),
