@@ -3,6 +3,7 @@ import about from './about.ts';
 import ask from './ask.ts';
 import cite from './cite.ts';
 import corpus from './corpus.ts';
+import feeds from './feeds.ts';
 import findCoverage from './find-coverage.ts';
 import reload from './reload.ts';
 import sources from './sources.ts';
@@ -11,4 +12,13 @@ import sources from './sources.ts';
  * Every command the bot offers, in the order `/help` lists them. A static list rather than a folder
  * scan: the type checker sees every module, and nothing loads by accident.
  */
-export const commands: readonly AnyCommand[] = [ask, cite, sources, about, findCoverage, reload, corpus];
+export const commands: readonly AnyCommand[] = [
+  ask,
+  cite,
+  sources,
+  about,
+  findCoverage,
+  reload,
+  corpus,
+  feeds,
+];

@@ -1,3 +1,4 @@
+import type { FeedPoller } from '../feeds/feed-poller.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import type { ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { AuditLog } from './audit-log.ts';
@@ -48,6 +49,8 @@ export class CorpusLifecycle {
   readonly #listeners = new Set<ReloadListener>();
   /** Set when running as a shard: asks every shard what it serves (for /about). */
   shards: ShardCoordinator | undefined;
+  /** Set when feeds are followed (a corpus folder, and the first shard): `/feeds`. */
+  feeds: FeedPoller | undefined;
 
   constructor(slot: EngineSlot, options: CorpusLifecycleOptions) {
     this.audit = options.audit ?? new AuditLog(options.writeLine ? { writeLine: options.writeLine } : {});

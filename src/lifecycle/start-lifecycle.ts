@@ -1,5 +1,6 @@
 import type { Client } from 'discord.js';
 import type { Config } from '../config.ts';
+import { startFeeds } from '../feeds/start-feeds.ts';
 import type { Logger } from '../interactions/logger.ts';
 import { Library } from '../library.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
@@ -143,6 +144,9 @@ export async function startLifecycle(options: {
   if (client && config.AUDIT_CHANNEL_ID) {
     stops.push(lifecycle.audit.subscribe(auditChannelSink(client, config.AUDIT_CHANNEL_ID)));
   }
+
+  // One process polls the feeds: under the ShardingManager, the first shard.
+  if ((client?.shard?.ids[0] ?? 0) === 0) stops.push(await startFeeds({ library, config, logger }));
 
   let shards: ShardCoordinator | undefined;
   if (client?.shard) {

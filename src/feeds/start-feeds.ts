@@ -1,0 +1,61 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Logger } from '../interactions/logger.ts';
+import type { Library } from '../library.ts';
+import { FeedPoller } from './feed-poller.ts';
+import { FeedState, FeedStateError } from './feed-state.ts';
+
+/** Where the feed state lives: beside the corpus folder, `corpus` → `corpus.feeds.json`. */
+export function feedStatePath(corpusPath: string): string {
+  const folder = path.resolve(corpusPath);
+  return path.join(path.dirname(folder), `${path.basename(folder)}.feeds.json`);
+}
+
+/**
+ * Follows the feeds in the state file beside the corpus folder, polling every FEED_POLL_MINUTES, and
+ * gives `/feeds` its poller. Nothing happens for a `.jsonl` corpus (there is no folder to add to) or
+ * when the state file is unreadable (logged; the file is left as it is for the operator).
+ * Returns a function that stops polling.
+ */
+export async function startFeeds(options: {
+  library: Library;
+  config: Config;
+  logger: Logger;
+}): Promise<() => void> {
+  const { library, config, logger } = options;
+  const lifecycle = library.lifecycle;
+  if (
+    lifecycle === undefined ||
+    !(await stat(config.CORPUS_PATH).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
+    return () => undefined;
+  }
+  let state: FeedState;
+  try {
+    state = await FeedState.open(feedStatePath(config.CORPUS_PATH));
+  } catch (error) {
+    if (!(error instanceof FeedStateError)) throw error;
+    logger.error('feeds not followed', { error: error.message });
+    return () => undefined;
+  }
+  const poller = new FeedPoller({
+    state,
+    store: lifecycle.store,
+    editor: lifecycle.editor,
+    articles: () => library.engine.corpus.articles,
+    policy: { allowPrivate: config.FETCH_ALLOW_PRIVATE },
+    intervalMs: config.FEED_POLL_MINUTES * 60_000,
+    onPolled: (report) =>
+      (report.status === 'failed' ? logger.warn : logger.info)('feed polled', { ...report }),
+  });
+  lifecycle.feeds = poller;
+  poller.start();
+  return () => {
+    poller.stop();
+    lifecycle.feeds = undefined;
+  };
+}
