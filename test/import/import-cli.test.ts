@@ -69,7 +69,7 @@ describe('npm run import', () => {
     const boulogne = await readFile(join(folder, 'boulogne-fishermen-block-port.md'), 'utf8');
     expect(boulogne).toContain(`url: "${site.url('/boulogne')}"`);
     expect(boulogne).toContain("next year's fishing quotas");
-  });
+  }, 120_000);
 
   it('exits non-zero when nothing could be imported', async () => {
     const { code, stdout } = await importInto(folder, [site.url('/harbour'), 'http://169.254.169.254/'], {
@@ -77,5 +77,5 @@ describe('npm run import', () => {
     });
     expect(code).toBe(1);
     expect(stdout).toMatch(/^Imported 0 articles into .* \(0 already there, 2 failed\)\.\n$/);
-  });
+  }, 120_000);
 });
