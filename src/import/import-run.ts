@@ -56,8 +56,7 @@ export async function runImport(targets: readonly string[], options: ImportOptio
       summary.added.push(prepared.article.id);
       progress(`added ${prepared.fileName}`, target);
     } catch (error) {
-      const reason =
-        importRefusal(error)?.message ?? (error instanceof CorpusStoreError ? error.message : undefined);
+      const reason = reasonOf(error);
       if (reason === undefined) throw error;
       summary.failed++;
       progress(`failed (${reason})`, target);
@@ -80,8 +79,7 @@ export async function runImport(targets: readonly string[], options: ImportOptio
     try {
       fetched = await pageOrFeed(target, options);
     } catch (error) {
-      const reason =
-        importRefusal(error)?.message ?? (error instanceof FeedFormatError ? error.message : undefined);
+      const reason = reasonOf(error);
       if (reason === undefined) throw error;
       summary.failed++;
       progress(`failed (${reason})`, target);
@@ -96,6 +94,12 @@ export async function runImport(targets: readonly string[], options: ImportOptio
     for (const link of fetched.items) await add(link, () => fetchWebArticle(link, { ...options, known }));
   }
   return summary;
+}
+
+/** Why a target was not imported, in plain words; undefined for a bug. */
+function reasonOf(error: unknown): string | undefined {
+  if (error instanceof FeedFormatError || error instanceof CorpusStoreError) return error.message;
+  return importRefusal(error)?.message;
 }
 
 /** A link's page, or, when it is a feed, the links of its items. */
