@@ -1,12 +1,12 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
-import { describeFailure, type FeedPoller } from '../src/feeds/feed-poller.ts';
+import { describeFailure } from '../src/feeds/feed-poller.ts';
 import { renderFeedAdded, renderFeedList } from '../src/feeds/feed-replies.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
+import type { FeedsAdministration } from '../src/interactions/library-view.ts';
 import { code } from '../src/interactions/render/citation.ts';
 import { escapeText } from '../src/interactions/render/escape.ts';
-import { lifecycleOf } from '../src/lifecycle/corpus-lifecycle.ts';
 
 const Options = z.discriminatedUnion('subcommand', [
   z.object({ subcommand: z.literal('add'), url: z.string().trim().min(1).max(2000) }),
@@ -73,7 +73,7 @@ export default {
     }
   },
   autocomplete(ctx, focused) {
-    const feeds = lifecycleOf(ctx.library)?.feeds;
+    const feeds = ctx.feeds;
     if (focused.name !== 'url' || feeds === undefined) return [];
     const typed = focused.value.toLowerCase();
     return feeds
@@ -84,8 +84,8 @@ export default {
   },
 } satisfies Command<typeof Options>;
 
-function requireFeeds(ctx: CommandContext): FeedPoller {
-  const feeds = lifecycleOf(ctx.library)?.feeds;
+function requireFeeds(ctx: CommandContext): FeedsAdministration {
+  const feeds = ctx.feeds;
   if (!feeds) {
     throw new UserError(
       'feeds-unavailable',

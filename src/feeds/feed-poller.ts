@@ -1,9 +1,9 @@
 import type { Article } from '../corpus/article.ts';
+import type { CorpusEditor } from '../corpus-editing/corpus-editor.ts';
+import { type CorpusStore, CorpusStoreError, type PreparedArticle } from '../corpus-editing/corpus-store.ts';
 import { decodePage } from '../extract/page-dom.ts';
 import { fetchWebArticle, importRefusal } from '../import/web-article.ts';
 import { type Actor, systemActor } from '../lifecycle/audit-log.ts';
-import type { CorpusEditor } from '../lifecycle/corpus-editor.ts';
-import { type CorpusStore, CorpusStoreError, type PreparedArticle } from '../lifecycle/corpus-store.ts';
 import { summarizeOutcome } from '../lifecycle/reloader.ts';
 import type { AddressPolicy } from '../web/address-policy.ts';
 import { FetchRefusedError } from '../web/fetch-refused.ts';

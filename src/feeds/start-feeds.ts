@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import type { Logger } from '../interactions/logger.ts';
 import type { Library } from '../library.ts';
+import type { CorpusLifecycle } from '../lifecycle/corpus-lifecycle.ts';
+import type { Logger } from '../logging/logger.ts';
 import { FeedPoller } from './feed-poller.ts';
 import { FeedState, FeedStateError } from './feed-state.ts';
 
@@ -13,36 +14,33 @@ export function feedStatePath(corpusPath: string): string {
 }
 
 /**
- * Follows the feeds in the state file beside the corpus folder, polling every FEED_POLL_MINUTES, and
- * gives `/feeds` its poller. Nothing happens for a `.jsonl` corpus (there is no folder to add to) or
- * when the state file is unreadable (logged; the file is left as it is for the operator).
- * Returns a function that stops polling.
+ * The poller for the feeds in the state file beside the corpus folder, for `/feeds` and for start-up to
+ * `start()`. None for a `.jsonl` corpus (there is no folder to add to) or when the state file is
+ * unreadable (logged; the file is left as it is for the operator).
  */
-export async function startFeeds(options: {
+export async function openFeeds(options: {
   library: Library;
+  lifecycle: CorpusLifecycle;
   config: Config;
   logger: Logger;
-}): Promise<() => void> {
-  const { library, config, logger } = options;
-  const lifecycle = library.lifecycle;
+}): Promise<FeedPoller | undefined> {
+  const { library, lifecycle, config, logger } = options;
   if (
-    lifecycle === undefined ||
     !(await stat(config.CORPUS_PATH).then(
       (s) => s.isDirectory(),
       () => false,
     ))
-  ) {
-    return () => undefined;
-  }
+  )
+    return undefined;
   let state: FeedState;
   try {
     state = await FeedState.open(feedStatePath(config.CORPUS_PATH));
   } catch (error) {
     if (!(error instanceof FeedStateError)) throw error;
     logger.error('feeds not followed', { error: error.message });
-    return () => undefined;
+    return undefined;
   }
-  const poller = new FeedPoller({
+  return new FeedPoller({
     state,
     store: lifecycle.store,
     editor: lifecycle.editor,
@@ -52,10 +50,4 @@ export async function startFeeds(options: {
     onPolled: (report) =>
       (report.status === 'failed' ? logger.warn : logger.info)('feed polled', { ...report }),
   });
-  lifecycle.feeds = poller;
-  poller.start();
-  return () => {
-    poller.stop();
-    lifecycle.feeds = undefined;
-  };
 }

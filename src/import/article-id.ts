@@ -1,4 +1,4 @@
-import { slugify } from '../lifecycle/article-file-name.ts';
+import { slugify } from '../corpus-editing/article-file-name.ts';
 
 /** Last path segments that say nothing about the story, so the one before them names it. */
 const GENERIC_SEGMENTS = /^(?:index|default|amp|article|story|news|content|print)(?:\.[a-z0-9]+)?$/i;

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import type { Article, Corpus } from '../corpus/article.ts';
-import { isHtmlFile } from '../corpus/html-article.ts';
+import { html } from '../corpus/formats/html.ts';
+import { CorpusStore, CorpusStoreError } from '../corpus-editing/corpus-store.ts';
 import { decodePage } from '../extract/page-dom.ts';
 import { FEED_TYPES, FeedFormatError, readFeed } from '../feeds/read-feed.ts';
-import { CorpusStore, CorpusStoreError } from '../lifecycle/corpus-store.ts';
 import type { AddressPolicy } from '../web/address-policy.ts';
 import { HTML_TYPES, safeFetch } from '../web/safe-fetch.ts';
 import { fetchWebArticle, importRefusal, type WebArticle, webArticleFromHtml } from './web-article.ts';
@@ -65,7 +66,7 @@ export async function runImport(targets: readonly string[], options: ImportOptio
 
   for (const target of targets) {
     if (!/^https?:\/\//i.test(target)) {
-      if (!isHtmlFile(target)) {
+      if (!html.extensions.includes(extname(target).toLowerCase())) {
         summary.failed++;
         progress('failed (give a link, a feed link or a saved .html page)', target);
         continue;

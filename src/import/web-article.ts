@@ -1,8 +1,8 @@
 import { basename, extname } from 'node:path';
 import type { Article } from '../corpus/article.ts';
+import { slugify } from '../corpus-editing/article-file-name.ts';
 import { type ExtractedArticle, extractArticle, NotAnArticleError } from '../extract/extract-article.ts';
 import { decodePage } from '../extract/page-dom.ts';
-import { slugify } from '../lifecycle/article-file-name.ts';
 import type { AddressPolicy } from '../web/address-policy.ts';
 import { FetchRefusedError } from '../web/fetch-refused.ts';
 import { HTML_TYPES, safeFetch } from '../web/safe-fetch.ts';

@@ -7,6 +7,8 @@ import { FeedState } from '../../src/feeds/feed-state.ts';
 import { feedStatePath } from '../../src/feeds/start-feeds.ts';
 import { Library } from '../../src/library.ts';
 import { type AuditEntry, AuditLog } from '../../src/lifecycle/audit-log.ts';
+import { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
+import { silentLogger } from '../../src/logging/logger.ts';
 import { startCoverageSite } from '../support/coverage-site.ts';
 import type { LocalWebServer } from '../support/local-web-server.ts';
 
@@ -21,11 +23,10 @@ describe('GIVEN feeds followed by a bot whose corpus is a folder', () => {
   const audit: AuditEntry[] = [];
 
   async function open(): Promise<{ library: Library; poller: FeedPoller; state: FeedState }> {
-    const library = new Library((await Library.open(folder)).engine, {
-      corpusPath: folder,
-      lifecycle: { audit: new AuditLog({ log: (entry) => audit.push(entry) }) },
-    });
-    const lifecycle = library.lifecycle!;
+    const library = await Library.open(folder);
+    const log = new AuditLog({ logger: silentLogger });
+    log.subscribe((entry) => void audit.push(entry));
+    const lifecycle = new CorpusLifecycle(library, { corpusPath: folder, audit: log });
     const state = await FeedState.open(feedStatePath(folder));
     const poller = new FeedPoller({
       state,

@@ -7,14 +7,14 @@ import { loadConfig } from '../../src/config.ts';
 import { FeedPoller } from '../../src/feeds/feed-poller.ts';
 import { FeedState } from '../../src/feeds/feed-state.ts';
 import { feedStatePath } from '../../src/feeds/start-feeds.ts';
+import { createDispatchContext } from '../../src/interactions/context.ts';
 import { type DispatchContext, dispatchInteraction } from '../../src/interactions/dispatch.ts';
 import type { IncomingInteraction, ReplyPayload, Responder } from '../../src/interactions/incoming.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
-import { RateLimiter } from '../../src/interactions/rate-limiter.ts';
-import { CommandRegistry } from '../../src/interactions/registry.ts';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Library } from '../../src/library.ts';
 import { AuditLog } from '../../src/lifecycle/audit-log.ts';
+import { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
+import { silentLogger } from '../../src/logging/logger.ts';
 import { startCoverageSite } from '../support/coverage-site.ts';
 import type { LocalWebServer } from '../support/local-web-server.ts';
 
@@ -33,18 +33,19 @@ describe('/feeds', () => {
   let root: string;
   let library: Library;
   let ctx: DispatchContext;
+  let poller: FeedPoller;
 
   beforeAll(async () => {
     site = await startCoverageSite();
     root = await mkdtemp(join(tmpdir(), 'newsdesk-feeds-cmd-'));
     const folder = join(root, 'corpus');
     await cp('corpus', folder, { recursive: true });
-    library = new Library((await Library.open(folder)).engine, {
+    library = await Library.open(folder);
+    const lifecycle = new CorpusLifecycle(library, {
       corpusPath: folder,
-      lifecycle: { audit: new AuditLog({ log: () => undefined }) },
+      audit: new AuditLog({ logger: silentLogger }),
     });
-    const lifecycle = library.lifecycle!;
-    lifecycle.feeds = new FeedPoller({
+    poller = new FeedPoller({
       state: await FeedState.open(feedStatePath(folder)),
       store: lifecycle.store,
       editor: lifecycle.editor,
@@ -52,15 +53,13 @@ describe('/feeds', () => {
       policy: { allowPrivate: true },
       intervalMs: 15 * 60_000,
     });
-    ctx = {
+    ctx = createDispatchContext({
+      commands: [feedsCommand],
       library,
       config: loadConfig({ MODERATOR_ROLE_IDS: MODERATOR_ROLE }),
-      logger: memoryLogger(),
-      startedAt: new Date(),
-      now: () => new Date(),
-      commands: new CommandRegistry([feedsCommand]),
-      rateLimiter: new RateLimiter({ limit: 5, windowMs: 30_000 }),
-    };
+      logger: silentLogger,
+      feeds: poller,
+    });
   });
 
   afterAll(async () => {
@@ -108,7 +107,7 @@ describe('/feeds', () => {
     expect(added.content).toMatch(
       /^Following \*\*The Channel Courier – France\*\* \(.*\): 2 items listed now\. It is read now and then every 15 minutes/,
     );
-    await library.lifecycle!.feeds!.pollDue();
+    await poller.pollDue();
     const listed = await feeds({ subcommand: 'list' });
     expect(listed.content).toBe('1 feed followed:');
     const field = listed.embeds?.[0]?.fields?.[0];
