@@ -5,6 +5,7 @@ import checkQuote from './check-quote.ts';
 import checkQuoteMessage from './check-quote-message.ts';
 import cite from './cite.ts';
 import corpus from './corpus.ts';
+import feeds from './feeds.ts';
 import findCoverage from './find-coverage.ts';
 import reload from './reload.ts';
 import sources from './sources.ts';
@@ -23,4 +24,5 @@ export const commands: readonly AnyCommand[] = [
   checkQuoteMessage,
   reload,
   corpus,
+  feeds,
 ];

@@ -84,8 +84,10 @@ async function readRegularFile(path: string, name: string, folder: string | unde
 }
 
 async function readSource(path: string, name: string, folder?: string): Promise<Article[]> {
-  const lines = await decodeLines(name, await readRegularFile(path, name, folder));
+  const bytes = await readRegularFile(path, name, folder);
   const format = formatOf(name);
+  if (format?.kind === 'article' && format.decode) return [parseArticleFile(name, format.decode(bytes))];
+  const lines = await decodeLines(name, bytes);
   return format?.kind === 'bulk'
     ? await format.parse(name, lines)
     : [parseArticleFile(name, lines.join('\n'))];

@@ -91,7 +91,7 @@ describe('the entry points, run as processes', () => {
     }).output;
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Registered 9 commands to guild/);
+    expect(stdout).toMatch(/^Registered 10 commands to guild/);
     const registered = discord.registered.get(
       `/applications/${ids.application}/guilds/${ids.guild}/commands`,
     ) as {
@@ -108,12 +108,14 @@ describe('the entry points, run as processes', () => {
         'checkquote',
         'cite',
         'corpus',
+        'feeds',
         'reload',
         'sources',
       ].sort(),
     );
     expect(registered.find((command) => command.name === 'Find coverage')?.type).toBe(3);
     expect(registered.find((command) => command.name === 'reload')?.default_member_permissions).toBe('32');
+    expect(registered.find((command) => command.name === 'feeds')?.default_member_permissions).toBe('32');
     const put = discord.requests.find((request) => request.method === 'PUT');
     expect(put?.authorization).toBe(`Bot ${discord.token}`);
   });
@@ -126,8 +128,8 @@ describe('the entry points, run as processes', () => {
     });
     const { scope, registered } = await deployCommands(config);
     expect(scope).toBe('globally');
-    expect(registered).toHaveLength(9);
-    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(9);
+    expect(registered).toHaveLength(10);
+    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(10);
   });
 
   it('deployCommands without an application id says which settings it needs', async () => {
