@@ -83,16 +83,49 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** Variables whose empty value means something ("off"), rather than "not set". */
+const EMPTY_MEANS_OFF = new Set(['INDEX_CACHE_DIR']);
+
+/** Variables whose value is never repeated in a message. */
+const SECRET = new Set(['DISCORD_TOKEN']);
+
+/** What each variable accepts, in the words of a message about a bad value. */
+const ALLOWED: Partial<Record<keyof Config, string>> = {
+  DISCORD_APPLICATION_ID: 'a Discord id (digits only)',
+  DISCORD_GUILD_ID: 'a Discord id (digits only)',
+  DISCORD_PUBLIC_KEY: '64 hex characters (the public key on the developer portal)',
+  DISCORD_API_BASE: 'a URL such as https://discord.com/api',
+  INDEX_THREAD: 'worker or main',
+  INDEX_WORKERS: 'a whole number from 1 to 16',
+  MODERATOR_ROLE_IDS: 'Discord role ids (digits only), separated by commas',
+  AUDIT_CHANNEL_ID: 'a Discord channel id (digits only)',
+  RATE_LIMIT_QUESTIONS: 'a whole number from 1 to 1000',
+  RATE_LIMIT_WINDOW_SECONDS: 'a whole number of seconds from 1 to 3600',
+  HTTP_PORT: 'a port number from 0 to 65535',
+  WATCH_CORPUS: 'true or false',
+  SHARDS: 'auto or a whole number from 1 to 64',
+  LOG_LEVEL: 'debug, info, warn or error',
+};
+
 /** Reads and validates the environment; throws `ConfigError` listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // Empty strings in .env mean "unset", as they do for most tools that read .env files.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  // Empty strings in .env mean "unset", as they do for most tools that read .env files; except where
+  // empty is documented to switch something off (`INDEX_CACHE_DIR=` disables the cache).
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([name, value]) => value !== '' || EMPTY_MEANS_OFF.has(name)),
+  );
   // discord.js's ShardingManager starts each shard with SHARDS=<its shard id>: that one is not ours.
   if (env.SHARDING_MANAGER === 'true') delete present.SHARDS;
   const parsed = EnvSchema.safeParse(present);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map(
-    (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,
-  );
-  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? '')))];
+  const lines = names.map((name) => `  ${describeBadValue(name, present[name])}`);
+  throw new ConfigError(`Invalid configuration (check .env and the environment):\n${lines.join('\n')}`);
+}
+
+/** "RATE_LIMIT_QUESTIONS must be a whole number from 1 to 1000; got "abc"". */
+function describeBadValue(name: string, value: string | undefined): string {
+  const allowed = ALLOWED[name as keyof Config] ?? 'set to a valid value (see .env.example)';
+  const given = SECRET.has(name) ? 'the value given is not valid' : `got ${JSON.stringify(value ?? '')}`;
+  return `${name} must be ${allowed}; ${given}`;
 }
