@@ -9,6 +9,7 @@ import type {
   ReplyPayload,
   Responder,
 } from './incoming.ts';
+import { describeOptionProblems } from './option-problems.ts';
 import { isModerator } from './permissions.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { CommandRegistry } from './registry.ts';
@@ -312,12 +313,7 @@ function checkRate(userId: string, ctx: DispatchContext): void {
 function parseOptions(command: AnyCommand, raw: Record<string, unknown>): unknown {
   const parsed = command.options.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const option = issue?.path.join('.') || 'options';
-  throw new UserError(
-    'bad-option',
-    `The \`${option}\` option is not valid: ${issue?.message ?? 'unexpected value'}.`,
-  );
+  throw new UserError('bad-option', describeOptionProblems(command.data.toJSON(), raw, parsed.error.issues));
 }
 
 function nameOf(incoming: IncomingInteraction, ctx: DispatchContext): string {

@@ -124,7 +124,20 @@ function parseOptions(
   const marker =
     names.length > 0 ? new RegExp(`(?:^|\\s)(${names.map(escapeRegExp).join('|')}):`, 'g') : null;
   const marks = marker ? [...rest.matchAll(marker)] : [];
-  const leading = rest.slice(0, marks[0]?.index ?? rest.length).trim();
+  let leading = rest.slice(0, marks[0]?.index ?? rest.length).trim();
+  const values: [APIApplicationCommandOption, string][] = [];
+  for (const [index, mark] of marks.entries()) {
+    const option = declared.find((entry) => entry.name === mark[1])!;
+    const start = mark.index + mark[0].length;
+    let value = rest.slice(start, marks[index + 1]?.index ?? rest.length).trim();
+    // A number or a yes/no is one word: in `/ask limit:9 mayor` the words after it are the question.
+    if (isOneWord(option.type)) {
+      const [, word = '', after = ''] = /^(\S*)\s*([\s\S]*)$/.exec(value) ?? [];
+      value = word;
+      leading = `${leading} ${after}`.trim();
+    }
+    values.push([option, value]);
+  }
   if (leading !== '') {
     const primary =
       declared.find((option) => option.type === ApplicationCommandOptionType.String && option.required) ??
@@ -133,19 +146,23 @@ function parseOptions(
       return { error: `/${definition.name} takes no text; options are ${names.join(', ') || 'none'}` };
     options[primary.name] = leading;
   }
-  for (const [index, mark] of marks.entries()) {
-    const name = mark[1]!;
-    const start = mark.index + mark[0].length;
-    const value = rest.slice(start, marks[index + 1]?.index ?? rest.length).trim();
-    const option = declared.find((entry) => entry.name === name)!;
+  for (const [option, value] of values) {
     if (option.type === ApplicationCommandOptionType.Attachment) {
       return {
-        error: `The ${name} option takes a file, which the console cannot send; use Discord for this.`,
+        error: `The ${option.name} option takes a file, which the console cannot send; use Discord for this.`,
       };
     }
-    options[name] = convert(option.type, value);
+    options[option.name] = convert(option.type, value);
   }
   return { options };
+}
+
+function isOneWord(type: ApplicationCommandOptionType): boolean {
+  return (
+    type === ApplicationCommandOptionType.Integer ||
+    type === ApplicationCommandOptionType.Number ||
+    type === ApplicationCommandOptionType.Boolean
+  );
 }
 
 function convert(type: ApplicationCommandOptionType, value: string): string | number | boolean {
