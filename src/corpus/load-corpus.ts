@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { TimeSlicer, yieldToEventLoop } from '../event-loop.ts';
@@ -71,17 +72,18 @@ export async function parseJsonl(file: string, lines: readonly string[]): Promis
       problems.push({ file, line: lineNumber, message: 'id is required (a string or number)' });
       continue;
     }
-    if (typeof fields.text !== 'string') {
-      problems.push({ file, line: lineNumber, message: 'text is required (a string)' });
+    if (fields.text != null && typeof fields.text !== 'string') {
+      problems.push({ file, line: lineNumber, message: 'text must be a string' });
       continue;
     }
     const meta = Object.fromEntries(
       JSONL_FIELDS.filter((key) => fields[key] != null).map((key) => [key, fields[key]]),
     );
-    const body = fields.text;
+    const body = typeof fields.text === 'string' ? fields.text : '';
     if (meta.title === undefined || meta.title === '') {
       const lines = body.split('\n').map((l) => l.trim());
       const first = lines.findIndex((l) => l !== '');
+      // Neither title nor text: nothing to cite, so the record is skipped.
       if (first < 0) continue;
       meta.title = lines[first]!.slice(0, 300);
     }
@@ -132,12 +134,20 @@ export async function loadCorpus(path: string): Promise<Corpus> {
   } catch {
     throw new CorpusError([{ file: path, line: 1, message: 'no such file or folder' }]);
   }
+  const entries = info.isDirectory() ? await readdir(path, { withFileTypes: true }) : [];
+  const read = (entry: Dirent) => !entry.isDirectory() && isCorpusFile(entry.name);
   const sources = info.isDirectory()
-    ? (await readdir(path))
-        .filter(isCorpusFile)
+    ? entries
+        .filter(read)
+        .map((entry) => entry.name)
         .sort()
         .map((name) => ({ path: join(path, name), name: join(path, name) }))
     : [{ path, name: path }];
+  // Other files and subfolders are not read; hidden files are left out of the list on purpose.
+  const skipped = entries
+    .filter((entry) => !read(entry) && !entry.name.startsWith('.'))
+    .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
+    .sort();
   if (sources.length === 0) throw new CorpusError([{ file: path, line: 1, message: 'no articles found' }]);
 
   const problems: CorpusProblem[] = [];
@@ -165,5 +175,5 @@ export async function loadCorpus(path: string): Promise<Corpus> {
     }
   }
   if (problems.length > 0) throw new CorpusError(problems);
-  return makeCorpusAsync(articles);
+  return { ...(await makeCorpusAsync(articles)), skipped };
 }

@@ -86,6 +86,9 @@ export function parseArticleFile(fileName: string, text: string): Article {
       { file: fileName, line: 1, message: `not an article file (expected ${ARTICLE_EXTENSIONS.join(', ')})` },
     ]);
   }
+  if (text.replace(/^\uFEFF/, '').trim() === '') {
+    throw new CorpusError([{ file: fileName, line: 1, message: 'file is empty' }]);
+  }
   if (text.includes('\u0000')) {
     throw new CorpusError([{ file: fileName, line: 1, message: 'file is binary, not text' }]);
   }
@@ -132,7 +135,6 @@ export function parseArticleFile(fileName: string, text: string): Article {
   }
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const headlineIndex = lines.findIndex((line) => line.trim() !== '');
-  if (headlineIndex < 0) throw new CorpusError([{ file: fileName, line: 1, message: 'file is empty' }]);
   return buildArticle(
     id,
     fileName,

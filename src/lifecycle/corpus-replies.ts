@@ -10,6 +10,7 @@ import { formatProblem } from '../corpus/problems.ts';
 import type { ReplyPayload } from '../interactions/incoming.ts';
 import { code, metaLine } from '../interactions/render/citation.ts';
 import { escapeText } from '../interactions/render/escape.ts';
+import { notReadNote } from '../interactions/render/status.ts';
 import { fitText } from '../interactions/render/truncate.ts';
 import type { ApplyProgress, EditOutcome } from './corpus-editor.ts';
 import type { ReloadOutcome, ReloadProgress } from './reloader.ts';
@@ -142,7 +143,8 @@ export function describeReloadOutcome(outcome: ReloadOutcome): string {
     case 'reloaded': {
       const r = outcome.report;
       if (r.unchanged) {
-        return `The corpus on disk is unchanged: still version ${code(r.versionAfter)}, ${r.articlesAfter} articles, ${r.passagesAfter} passages.`;
+        const notRead = r.skipped.length > 0 ? `\n${notReadNote(r.skipped)}` : '';
+        return `The corpus on disk is unchanged: still version ${code(r.versionAfter)}, ${r.articlesAfter} articles, ${r.passagesAfter} passages.${notRead}`;
       }
       return [
         `Reloaded in ${(r.durationMs / 1000).toFixed(1)} s: version ${code(r.versionBefore)} → ${code(r.versionAfter)}.`,
@@ -150,6 +152,7 @@ export function describeReloadOutcome(outcome: ReloadOutcome): string {
         idLine('Added', r.added),
         idLine('Removed', r.removed),
         idLine('Changed', r.changed),
+        r.skipped.length > 0 ? notReadNote(r.skipped) : '',
       ]
         .filter((line) => line !== '')
         .join('\n');

@@ -40,6 +40,8 @@ export interface ReloadReport {
   passagesAfter: number;
   versionBefore: string;
   versionAfter: string;
+  /** Names in the corpus folder the loader did not read (other kinds of file, subfolders). */
+  skipped: readonly string[];
   /** True when the corpus on disk equals the one serving: nothing was rebuilt or swapped. */
   unchanged: boolean;
   /** Wall time from start to swap. */
@@ -213,6 +215,7 @@ export class Reloader {
           passagesAfter: after.passageCount,
           versionBefore: before.version,
           versionAfter: after.version,
+          skipped: corpus.skipped ?? [],
           unchanged: after === before,
           durationMs: elapsed(),
           finishedAt: new Date(),
@@ -275,11 +278,13 @@ export function summarizeOutcome(outcome: ReloadOutcome): string {
   switch (outcome.status) {
     case 'reloaded': {
       const r = outcome.report;
-      if (r.unchanged) return `corpus unchanged (version ${r.versionAfter}, ${r.articlesAfter} articles)`;
+      const notRead = r.skipped.length > 0 ? `; ${notReadSummary(r.skipped)}` : '';
+      if (r.unchanged)
+        return `corpus unchanged (version ${r.versionAfter}, ${r.articlesAfter} articles)${notRead}`;
       return (
         `${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed; ` +
         `${r.passagesBefore} → ${r.passagesAfter} passages; version ${r.versionBefore} → ${r.versionAfter}; ` +
-        `${(r.durationMs / 1000).toFixed(1)} s`
+        `${(r.durationMs / 1000).toFixed(1)} s${notRead}`
       );
     }
     case 'refused': {
@@ -291,4 +296,17 @@ export function summarizeOutcome(outcome: ReloadOutcome): string {
     case 'busy':
       return `a reload started by ${outcome.runningFor.name} is already running`;
   }
+}
+
+/** Names of skipped files shown before "and N more". */
+const SKIPPED_SHOWN = 5;
+
+/** "2 files not read: notes.doc, sub/": what the loader left out of a corpus folder, count first. */
+export function notReadSummary(
+  skipped: readonly string[],
+  quote: (name: string) => string = (name) => name,
+): string {
+  const shown = skipped.slice(0, SKIPPED_SHOWN).map(quote).join(', ');
+  const more = skipped.length > SKIPPED_SHOWN ? ` and ${skipped.length - SKIPPED_SHOWN} more` : '';
+  return `${skipped.length} ${skipped.length === 1 ? 'file' : 'files'} not read: ${shown}${more}`;
 }

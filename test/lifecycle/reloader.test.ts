@@ -1,9 +1,10 @@
-import { unlink, writeFile } from 'node:fs/promises';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renderReloadOutcome } from '../../src/interactions/render/status.ts';
 import type { Library } from '../../src/library.ts';
 import type { AuditEntry } from '../../src/lifecycle/audit-log.ts';
-import type { ReloadOutcome } from '../../src/lifecycle/reloader.ts';
+import { type ReloadOutcome, summarizeOutcome } from '../../src/lifecycle/reloader.ts';
 import { floodQuestions } from './fixtures/flood-questions.ts';
 import { articleText, auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
 
@@ -124,6 +125,20 @@ describe('Library.reload', () => {
       versionBefore,
       versionAfter: report.versionAfter,
     });
+  });
+
+  it('lists the files it did not read, a count and the first few names, in its report and reply', async () => {
+    await writeFile(path.join(folder, 'notes.doc'), 'not an article');
+    await mkdir(path.join(folder, 'sub'));
+    await writeFile(path.join(folder, 'sub', 'nested.md'), LIGHTHOUSE);
+    const outcome = await library.reload({ trigger: 'command' });
+    expectStatus(outcome, 'reloaded');
+    expect(outcome.report.skipped).toEqual(['notes.doc', 'sub/']);
+    expect(summarizeOutcome(outcome)).toContain('2 files not read: notes.doc, sub/');
+    expect(renderReloadOutcome(outcome).content).toContain(
+      '2 files not read: notes.doc, sub/. Only .md, .markdown, .txt and .jsonl files directly in the corpus folder are read (not subfolders).',
+    );
+    expect(library.engine.article('nested')).toBeUndefined();
   });
 
   it('reports an unchanged corpus without rebuilding or swapping', async () => {

@@ -1,5 +1,5 @@
 import type { APIEmbed } from 'discord.js';
-import type { ReloadOutcome, ReloadProgress } from '../../lifecycle/reloader.ts';
+import { notReadSummary, type ReloadOutcome, type ReloadProgress } from '../../lifecycle/reloader.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { code } from './citation.ts';
 import { escapeText } from './escape.ts';
@@ -74,9 +74,10 @@ export function renderReloadOutcome(outcome: ReloadOutcome): ReplyPayload {
   switch (outcome.status) {
     case 'reloaded': {
       const r = outcome.report;
+      const notRead = r.skipped.length > 0 ? `\n${notReadNote(r.skipped)}` : '';
       if (r.unchanged) {
         return {
-          content: `The corpus on disk is unchanged: still ${r.articlesAfter} articles, version ${code(r.versionAfter.slice(0, 16))}.`,
+          content: `The corpus on disk is unchanged: still ${r.articlesAfter} articles, version ${code(r.versionAfter.slice(0, 16))}.${notRead}`,
         };
       }
       const list = (ids: string[]) =>
@@ -99,7 +100,7 @@ export function renderReloadOutcome(outcome: ReloadOutcome): ReplyPayload {
           },
         ],
       };
-      return { embeds: [embed] };
+      return notRead === '' ? { embeds: [embed] } : { content: notRead.trim(), embeds: [embed] };
     }
     case 'refused': {
       const problems = outcome.problems.map(
@@ -127,4 +128,9 @@ export function renderReloadOutcome(outcome: ReloadOutcome): ReplyPayload {
         content: `A reload started by ${escapeText(outcome.runningFor.name)} is already running; nothing was started. Try again when it finishes.`,
       };
   }
+}
+
+/** Files the loader skipped, with what it reads instead: a file dropped in the wrong place is not silent. */
+export function notReadNote(skipped: readonly string[]): string {
+  return `${escapeText(notReadSummary(skipped))}. Only .md, .markdown, .txt and .jsonl files directly in the corpus folder are read (not subfolders).`;
 }
