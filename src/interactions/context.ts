@@ -28,7 +28,8 @@ export function createDispatchContext(options: {
     library: options.library,
     config: options.config,
     logger: options.logger ?? createLogger(options.config.LOG_LEVEL),
-    startedAt: new Date(now()),
+    // Uptime counts from the process's start, not from when the corpus finished loading.
+    startedAt: new Date(Math.round(performance.timeOrigin)),
     now: () => new Date(now()),
     commands: new CommandRegistry(options.commands ?? allCommands),
     rateLimiter: new RateLimiter({

@@ -88,7 +88,7 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
   const context: DispatchContext = { ...options.context, library: options.library };
   const acknowledgeAfterMs = options.acknowledgeAfterMs ?? 2_500;
   const reloads = new ReloadCounter();
-  const startedAt = Date.now();
+  const startedAt = performance.timeOrigin;
 
   const serveInteraction = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const started = process.hrtime.bigint();
