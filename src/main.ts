@@ -17,7 +17,7 @@ async function main(): Promise<number> {
   const logger = createLogger(interactive && config.LOG_LEVEL !== 'debug' ? 'warn' : config.LOG_LEVEL);
   // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
   const library = await openLibrary({ config, logger });
-  const ctx = createDispatchContext({ library, config, logger });
+  const ctx = createDispatchContext({ library, config, logger, rateLimited: !interactive });
 
   if (!config.DISCORD_TOKEN) {
     const lifecycle = await startLifecycle({ library, config, logger });

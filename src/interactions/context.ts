@@ -22,6 +22,12 @@ export function createDispatchContext(options: {
   now?: () => number;
   /** @default 2000 */
   deferAfterMs?: number;
+  /**
+   * Whether questions count against RATE_LIMIT_QUESTIONS. The local console is its operator's own
+   * tool, with one user: no limit there.
+   * @default true
+   */
+  rateLimited?: boolean;
 }): DispatchContext {
   const now = options.now ?? Date.now;
   return {
@@ -33,7 +39,7 @@ export function createDispatchContext(options: {
     now: () => new Date(now()),
     commands: new CommandRegistry(options.commands ?? allCommands),
     rateLimiter: new RateLimiter({
-      limit: options.config.RATE_LIMIT_QUESTIONS,
+      limit: (options.rateLimited ?? true) ? options.config.RATE_LIMIT_QUESTIONS : Number.POSITIVE_INFINITY,
       windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
       now,
     }),
