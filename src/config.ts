@@ -46,6 +46,8 @@ export const EnvSchema = z.object({
   CORPUS_PATH: z.string().min(1).default('corpus'),
   /** Where the built index is persisted for fast starts. Empty disables the cache. */
   INDEX_CACHE_DIR: z.string().default('.cache'),
+  /** Size cap of INDEX_CACHE_DIR in MB: least recently used index files are deleted past it. */
+  INDEX_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(2048),
   /**
    * Where the search index lives: `worker`, a worker thread (building it, and freeing the old one after
    * a reload, never pauses this thread for garbage collection), or `main`, this thread.
@@ -95,6 +97,7 @@ const ALLOWED: Partial<Record<keyof Config, string>> = {
   DISCORD_GUILD_ID: 'a Discord id (digits only)',
   DISCORD_PUBLIC_KEY: '64 hex characters (the public key on the developer portal)',
   DISCORD_API_BASE: 'a URL such as https://discord.com/api',
+  INDEX_CACHE_MAX_MB: 'a whole number of megabytes from 1 to 1000000',
   INDEX_THREAD: 'worker or main',
   INDEX_WORKERS: 'a whole number from 1 to 16',
   MODERATOR_ROLE_IDS: 'Discord role ids (digits only), separated by commas',

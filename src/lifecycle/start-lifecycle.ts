@@ -8,7 +8,7 @@ import { auditChannelSink } from './audit-channel.ts';
 import { AuditLog, systemActor } from './audit-log.ts';
 import { watchCorpus } from './corpus-watch.ts';
 import { type StartedEngine, startEngine, startWorkerEngine } from './fast-start.ts';
-import { IndexCache } from './index-cache.ts';
+import { indexCacheOf } from './index-cache.ts';
 import { persistInWorker } from './persist-in-worker.ts';
 import { summarizeOutcome } from './reloader.ts';
 import { WorkerEngine } from './worker-engine.ts';
@@ -20,7 +20,7 @@ import { WorkerEngine } from './worker-engine.ts';
  */
 export async function openLibrary(options: { config: Config; logger: Logger }): Promise<Library> {
   const { config, logger } = options;
-  const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
+  const cache = indexCacheOf(config);
   const inWorker = config.INDEX_THREAD === 'worker';
   const started: StartedEngine<SearchEngine> = await (inWorker ? startWorkerEngine : startEngine)({
     corpusPath: config.CORPUS_PATH,
@@ -115,7 +115,7 @@ export async function startLifecycle(options: {
     stops.push(() => watcher.close());
   }
 
-  const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
+  const cache = indexCacheOf(config);
   // An index worker saves the index it builds before it serves; an index on this thread is saved by a
   // worker of its own, which builds it again there.
   if (cache.enabled && config.INDEX_THREAD === 'main') {
