@@ -3,6 +3,7 @@ import { CorpusError } from './corpus/load-corpus.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import { createLogger } from './interactions/logger.ts';
 import { openLibrary, startLifecycle } from './lifecycle/start-lifecycle.ts';
+import { startProgress } from './lifecycle/start-progress.ts';
 import { runConsole } from './transports/console/console.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
 
@@ -15,8 +16,10 @@ async function main(): Promise<number> {
   const interactive = !config.DISCORD_TOKEN;
   // At the console, info lines would interleave with answers; only warnings and errors go to stderr.
   const logger = createLogger(interactive && config.LOG_LEVEL !== 'debug' ? 'warn' : config.LOG_LEVEL);
-  // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
-  const library = await openLibrary({ config, logger });
+  // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus. At
+  // the console, where the log line is hidden, reading and indexing show as they go on stderr.
+  const progress = interactive ? startProgress({ label: 'newsdesk' }) : undefined;
+  const library = await openLibrary({ config, logger, ...(progress ? { progress } : {}) });
   const ctx = createDispatchContext({ library, config, logger, rateLimited: !interactive });
 
   if (!config.DISCORD_TOKEN) {

@@ -46,12 +46,17 @@ async function decodeLines(file: string, bytes: Uint8Array): Promise<string[]> {
 }
 
 /** Parses the lines of a JSON Lines file of `{id, title, text, ...}` records, or lists every problem. */
-export async function parseJsonl(file: string, lines: readonly string[]): Promise<Article[]> {
+export async function parseJsonl(
+  file: string,
+  lines: readonly string[],
+  onProgress?: ReadProgress,
+): Promise<Article[]> {
   const articles: Article[] = [];
   const problems: CorpusProblem[] = [];
   // A large import must not stall the bot: parse in slices of a few milliseconds.
   const slicer = new TimeSlicer();
   for (const [i, line] of lines.entries()) {
+    if (slicer.due) onProgress?.(i, lines.length);
     await slicer.pause();
     if (line.trim() === '') continue;
     const lineNumber = i + 1;
@@ -105,10 +110,13 @@ export async function parseJsonl(file: string, lines: readonly string[]): Promis
   return articles;
 }
 
-async function readSource(path: string, name: string): Promise<Article[]> {
+/** Records (of a `.jsonl` file) or files (of a folder) read so far, of all. */
+export type ReadProgress = (done: number, total: number) => void;
+
+async function readSource(path: string, name: string, onProgress?: ReadProgress): Promise<Article[]> {
   const lines = await decodeLines(name, await readFile(path));
   return extname(name).toLowerCase() === '.jsonl'
-    ? await parseJsonl(name, lines)
+    ? await parseJsonl(name, lines, onProgress)
     : [parseArticleFile(name, lines.join('\n'))];
 }
 
@@ -127,7 +135,8 @@ export function isCorpusFile(name: string): boolean {
  * `.jsonl` file. Throws `CorpusError` listing every problem in every file; never returns part of a
  * corpus.
  */
-export async function loadCorpus(path: string): Promise<Corpus> {
+export async function loadCorpus(path: string, options: { onProgress?: ReadProgress } = {}): Promise<Corpus> {
+  const { onProgress } = options;
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
@@ -153,9 +162,12 @@ export async function loadCorpus(path: string): Promise<Corpus> {
   const problems: CorpusProblem[] = [];
   const articles: Article[] = [];
   const seen = new Map<string, string>();
-  for (const source of sources) {
+  for (const [i, source] of sources.entries()) {
+    onProgress?.(i, sources.length);
     try {
-      for (const article of await readSource(source.path, source.name)) {
+      // One file: its records are the progress; a folder: its files.
+      const records = sources.length === 1 ? onProgress : undefined;
+      for (const article of await readSource(source.path, source.name, records)) {
         const first = seen.get(article.id);
         if (first !== undefined) {
           const line = Number(/:(\d+)$/.exec(article.source)?.[1] ?? 1);
@@ -175,5 +187,7 @@ export async function loadCorpus(path: string): Promise<Corpus> {
     }
   }
   if (problems.length > 0) throw new CorpusError(problems);
-  return { ...(await makeCorpusAsync(articles)), skipped };
+  const corpus = { ...(await makeCorpusAsync(articles)), skipped };
+  onProgress?.(sources.length, sources.length);
+  return corpus;
 }

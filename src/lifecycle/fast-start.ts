@@ -1,5 +1,5 @@
 import type { Corpus } from '../corpus/article.ts';
-import { loadCorpus } from '../corpus/load-corpus.ts';
+import { loadCorpus, type ReadProgress } from '../corpus/load-corpus.ts';
 import { Engine } from '../search/engine.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import type { CacheOutcome, IndexCache } from './index-cache.ts';
@@ -25,8 +25,11 @@ export interface StartEngineOptions {
   corpusPath: string;
   cache: IndexCache;
   /** @default loadCorpus */
-  load?: (path: string) => Promise<Corpus>;
-  onProgress?: (done: number, total: number) => void;
+  load?: (path: string, options: { onProgress?: ReadProgress }) => Promise<Corpus>;
+  /** Files (or records of one `.jsonl` file) read and validated so far, of all. */
+  onRead?: ReadProgress;
+  /** Articles indexed so far, of all, and the passages they hold (only when the index is built). */
+  onProgress?: (done: number, total: number, passages: number) => void;
   /** `startWorkerEngine` only: see `WorkerEngineOptions.workers`. @default 1 */
   workers?: number;
 }
@@ -38,7 +41,7 @@ export interface StartEngineOptions {
  */
 export async function startEngine(options: StartEngineOptions): Promise<StartedEngine> {
   const started = performance.now();
-  const corpus = await (options.load ?? loadCorpus)(options.corpusPath);
+  const corpus = await readCorpus(options);
   const lookup = await options.cache.load(corpus);
   if (lookup.status === 'hit') {
     return {
@@ -49,10 +52,8 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
       durationMs: performance.now() - started,
     };
   }
-  const engine = await Engine.buildAsync(
-    corpus,
-    options.onProgress ? { onProgress: options.onProgress } : {},
-  );
+  const onProgress = withPassages(corpus, options.onProgress);
+  const engine = await Engine.buildAsync(corpus, onProgress ? { onProgress } : {});
   const result: StartedEngine = { engine, from: 'built', lookup, saveMs: 0, durationMs: 0 };
   if (options.cache.enabled) {
     const saving = performance.now();
@@ -74,15 +75,19 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
  */
 export async function startWorkerEngine(options: StartEngineOptions): Promise<StartedEngine<WorkerEngine>> {
   const started = performance.now();
+  let counted: ((done: number, total: number) => void) | undefined;
   const { engine, from, lookup, saveMs, savedTo, saveError } = await WorkerEngine.start({
     corpusPath: options.corpusPath,
     // Read here while the worker starts and reads the cache file.
-    corpus: (options.load ?? loadCorpus)(options.corpusPath),
+    corpus: readCorpus(options).then((corpus) => {
+      counted = withPassages(corpus, options.onProgress);
+      return corpus;
+    }),
     // Nothing is served yet: a pause to copy the corpus across costs nobody, and saves a second reading.
     sendCorpus: true,
     cache: options.cache,
     ...(options.workers === undefined ? {} : { workers: options.workers }),
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.onProgress === undefined ? {} : { onProgress: (done, total) => counted?.(done, total) }),
   });
   return {
     engine,
@@ -93,4 +98,23 @@ export async function startWorkerEngine(options: StartEngineOptions): Promise<St
     saveMs,
     durationMs: performance.now() - started,
   };
+}
+
+function readCorpus(options: StartEngineOptions): Promise<Corpus> {
+  return (options.load ?? loadCorpus)(
+    options.corpusPath,
+    options.onRead ? { onProgress: options.onRead } : {},
+  );
+}
+
+/** Progress in articles, with the passages of the articles indexed so far added. */
+function withPassages(
+  corpus: Corpus,
+  onProgress: StartEngineOptions['onProgress'],
+): ((done: number, total: number) => void) | undefined {
+  if (!onProgress) return undefined;
+  const passagesBefore = [0];
+  for (const article of corpus.articles)
+    passagesBefore.push(passagesBefore.at(-1)! + article.passages.length);
+  return (done, total) => onProgress(done, total, passagesBefore[done] ?? passagesBefore.at(-1)!);
 }

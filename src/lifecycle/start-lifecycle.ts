@@ -8,9 +8,10 @@ import { auditChannelSink } from './audit-channel.ts';
 import { AuditLog, systemActor } from './audit-log.ts';
 import { watchCorpus } from './corpus-watch.ts';
 import { type StartedEngine, startEngine, startWorkerEngine } from './fast-start.ts';
-import { indexCacheOf } from './index-cache.ts';
+import { type IndexCache, indexCacheOf } from './index-cache.ts';
 import { persistInWorker } from './persist-in-worker.ts';
 import { summarizeOutcome } from './reloader.ts';
+import type { StartProgress } from './start-progress.ts';
 import { WorkerEngine } from './worker-engine.ts';
 
 /**
@@ -18,15 +19,15 @@ import { WorkerEngine } from './worker-engine.ts';
  * when it matches (else builds and persists it), and equips the library to reload and be edited.
  * Throws `CorpusError` for an invalid corpus: the bot does not start on one.
  */
-export async function openLibrary(options: { config: Config; logger: Logger }): Promise<Library> {
+export async function openLibrary(options: {
+  config: Config;
+  logger: Logger;
+  /** Shows reading and indexing as they go, then one summary line (the console). */
+  progress?: StartProgress;
+}): Promise<Library> {
   const { config, logger } = options;
   const cache = indexCacheOf(config);
-  const inWorker = config.INDEX_THREAD === 'worker';
-  const started: StartedEngine<SearchEngine> = await (inWorker ? startWorkerEngine : startEngine)({
-    corpusPath: config.CORPUS_PATH,
-    cache,
-    workers: config.INDEX_WORKERS,
-  });
+  const started = await openEngine(config, cache, options.progress);
   logger.info('corpus loaded', {
     version: started.engine.version,
     articles: started.engine.corpus.articles.length,
@@ -47,7 +48,7 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
     corpusPath: config.CORPUS_PATH,
     lifecycle: {
       audit: new AuditLog({ log: (entry) => logger.info('corpus change', { ...entry }) }),
-      ...(inWorker
+      ...(config.INDEX_THREAD === 'worker'
         ? {
             index: async (corpus, onProgress) => {
               const built = await WorkerEngine.start({
@@ -66,6 +67,48 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
         : {}),
     },
   });
+}
+
+/**
+ * The start-up engine as the configuration asks for it (on a worker or this thread, from INDEX_CACHE_DIR
+ * when it matches), telling `progress` how it goes. The bot and the CLI both start this way.
+ */
+export async function openEngine(
+  config: Config,
+  cache: IndexCache,
+  progress?: StartProgress,
+): Promise<StartedEngine<SearchEngine>> {
+  const inWorker = config.INDEX_THREAD === 'worker';
+  try {
+    const started: StartedEngine<SearchEngine> = await (inWorker ? startWorkerEngine : startEngine)({
+      corpusPath: config.CORPUS_PATH,
+      cache,
+      workers: config.INDEX_WORKERS,
+      ...(progress ? { onRead: progress.reading, onProgress: progress.indexing } : {}),
+    });
+    progress?.ready({
+      articles: started.engine.corpus.articles.length,
+      passages: started.engine.passageCount,
+      from: started.from,
+      seconds: started.durationMs / 1000,
+      skipped: started.engine.corpus.skipped ?? [],
+      ...cacheNote(started),
+    });
+    return started;
+  } catch (error) {
+    progress?.stop();
+    throw error;
+  }
+}
+
+/** A cache problem worth a note in the summary line; none for a hit, a first build or a disabled cache. */
+function cacheNote(started: StartedEngine<SearchEngine>): { cacheNote?: string } {
+  if (started.lookup.status === 'corrupt') {
+    return { cacheNote: `the cache file was unusable (${started.lookup.reason}) and was rebuilt` };
+  }
+  if (started.saveError)
+    return { cacheNote: `the index could not be saved to the cache: ${started.saveError}` };
+  return {};
 }
 
 /** What `startLifecycle` set up; `stop` undoes all of it. */

@@ -58,7 +58,7 @@ describe('the entry points, run as processes', () => {
   });
 
   it('npm start without a token answers piped console commands line by line', async () => {
-    const { code, stdout } = await run(
+    const { code, stdout, stderr } = await run(
       'src/main.ts',
       {},
       '/ask who threatened the mayor of Teteghem? limit:1\n/cite teteghem-mayor-threatened-with-gun#3\n/sources\n/about\n/bogus\n/quit\n',
@@ -71,6 +71,9 @@ describe('the entry points, run as processes', () => {
     expect(stdout).toContain('Articles: 3');
     expect(stdout).toContain('Unknown command /bogus');
     expect(stdout).not.toContain('\u001b['); // no colour when stdout is not a terminal
+    // Progress while reading and indexing, then one line saying what is served, on stderr.
+    expect(stderr).toMatch(/^newsdesk: reading the corpus \d+\/3 read/);
+    expect(stderr).toMatch(/^newsdesk: ready: 3 articles, \d+ passages, index built, in [\d.]+ s$/m);
   });
 
   it('a bad setting stops start-up with a message naming the variable', async () => {
