@@ -76,6 +76,8 @@ export const EnvSchema = z.object({
   /** Run under discord.js's ShardingManager with this many shards (`auto` lets Discord decide). */
   SHARDS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Where the running bot writes its process id, for `kill -HUP $(cat <file>)`. */
+  PID_FILE: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

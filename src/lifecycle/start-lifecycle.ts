@@ -10,6 +10,7 @@ import { watchCorpus } from './corpus-watch.ts';
 import { type StartedEngine, startEngine, startWorkerEngine } from './fast-start.ts';
 import { type IndexCache, indexCacheOf } from './index-cache.ts';
 import { persistInWorker } from './persist-in-worker.ts';
+import { writePidFile } from './pid-file.ts';
 import { summarizeOutcome } from './reloader.ts';
 import type { StartProgress } from './start-progress.ts';
 import { WorkerEngine } from './worker-engine.ts';
@@ -149,6 +150,8 @@ export async function startLifecycle(options: {
   const onSighup = reloadFor('signal', 'SIGHUP');
   process.on('SIGHUP', onSighup);
   stops.push(() => process.off('SIGHUP', onSighup));
+  // The process to signal. Shards leave it to their manager, which passes SIGHUP on to every shard.
+  if (config.PID_FILE && !client?.shard) stops.push(await writePidFile(config.PID_FILE));
 
   if (config.WATCH_CORPUS) {
     const watcher = await watchCorpus({

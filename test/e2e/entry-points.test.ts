@@ -1,12 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { deployCommands } from '../../src/deploy-commands.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../lifecycle/fixtures/temp-corpus.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { chatInput } from '../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
 import { member, textOf } from './harness.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Runs a project script as `npm run` would (tsx), with only the given settings in its environment. */
 function run(
@@ -75,6 +81,53 @@ describe('the entry points, run as processes', () => {
     expect(stderr).toMatch(/^newsdesk: reading the corpus \d+\/3 read/);
     expect(stderr).toMatch(/^newsdesk: ready: 3 articles, \d+ passages, index built, in [\d.]+ s$/m);
   });
+
+  it('npm start runs node itself and writes PID_FILE: kill -HUP on that pid reloads the corpus', async () => {
+    const { root, corpus, cleanup } = await copyOfBundledCorpus();
+    const pidFile = path.join(root, 'newsdesk.pid');
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? root,
+        DISCORD_TOKEN: '',
+        INDEX_CACHE_DIR: '',
+        CORPUS_PATH: corpus,
+        PID_FILE: pidFile,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    try {
+      await vi.waitFor(() => readFile(pidFile, 'utf8'), { timeout: 60_000, interval: 200 });
+      const pid = Number((await readFile(pidFile, 'utf8')).trim());
+      expect(pid).not.toBe(child.pid);
+      // npm's direct child is node (no tsx wrapper, no shell left in between): the process to signal.
+      expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').slice(0, 3)).toEqual([
+        expect.stringMatching(/node$/),
+        '--import',
+        'tsx',
+      ]);
+      await writeFile(path.join(corpus, 'lighthouse.md'), LIGHTHOUSE);
+      process.kill(pid, 'SIGHUP');
+      await vi.waitFor(
+        () => {
+          child.stdin.write('/sources\n');
+          expect(stdout).toContain('Sources: 4 articles');
+        },
+        { timeout: 30_000, interval: 500 },
+      );
+      child.stdin.end('/quit\n');
+      await once(child, 'exit');
+      await expect(readFile(pidFile, 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      child.kill();
+      await cleanup();
+    }
+  }, 120_000);
 
   it('a bad setting stops start-up with a message naming the variable', async () => {
     const { code, stderr } = await run('src/main.ts', { RATE_LIMIT_QUESTIONS: 'lots' }, '').output;
