@@ -162,11 +162,11 @@ export async function loadCorpus(path: string, options: { onProgress?: ReadProgr
   const problems: CorpusProblem[] = [];
   const articles: Article[] = [];
   const seen = new Map<string, string>();
+  // One file: its records are the progress; a folder of several: its files.
+  const records = sources.length === 1 ? onProgress : undefined;
   for (const [i, source] of sources.entries()) {
-    onProgress?.(i, sources.length);
+    if (!records) onProgress?.(i, sources.length);
     try {
-      // One file: its records are the progress; a folder: its files.
-      const records = sources.length === 1 ? onProgress : undefined;
       for (const article of await readSource(source.path, source.name, records)) {
         const first = seen.get(article.id);
         if (first !== undefined) {
