@@ -11,7 +11,7 @@ import { type StartedEngine, startEngine, startWorkerEngine } from './fast-start
 import { type IndexCache, indexCacheOf } from './index-cache.ts';
 import { persistInWorker } from './persist-in-worker.ts';
 import { writePidFile } from './pid-file.ts';
-import { summarizeOutcome } from './reloader.ts';
+import { notReadSummary, summarizeOutcome } from './reloader.ts';
 import type { StartProgress } from './start-progress.ts';
 import { WorkerEngine } from './worker-engine.ts';
 
@@ -43,6 +43,9 @@ export async function openLibrary(options: {
           : 'corrupt',
     ...(started.lookup.status === 'corrupt' ? { cacheProblem: started.lookup.reason } : {}),
     ...(started.saveError ? { cacheSaveError: started.saveError } : {}),
+    ...(started.engine.corpus.skipped?.length
+      ? { notRead: notReadSummary(started.engine.corpus.skipped) }
+      : {}),
     ms: Math.round(started.durationMs),
   });
   return new Library(started.engine, {
