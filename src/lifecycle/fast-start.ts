@@ -1,8 +1,10 @@
+import type { Config } from '../config.ts';
 import type { Corpus } from '../corpus/article.ts';
 import { loadCorpus, type ReadProgress } from '../corpus/load-corpus.ts';
 import { Engine } from '../search/engine.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import type { CacheOutcome, IndexCache } from './index-cache.ts';
+import type { StartProgress } from './start-progress.ts';
 import { WorkerEngine } from './worker-engine.ts';
 
 /** How the start-up engine came to be, for the log line. */
@@ -117,4 +119,46 @@ function withPassages(
   for (const article of corpus.articles)
     passagesBefore.push(passagesBefore.at(-1)! + article.passages.length);
   return (done, total) => onProgress(done, total, passagesBefore[done] ?? passagesBefore.at(-1)!);
+}
+
+/**
+ * The start-up engine as the configuration asks for it (on a worker or this thread, from INDEX_CACHE_DIR
+ * when it matches), telling `progress` how it goes. The bot and the CLI both start this way.
+ */
+export async function openEngine(
+  config: Config,
+  cache: IndexCache,
+  progress?: StartProgress,
+): Promise<StartedEngine<SearchEngine>> {
+  const inWorker = config.INDEX_THREAD === 'worker';
+  try {
+    const started: StartedEngine<SearchEngine> = await (inWorker ? startWorkerEngine : startEngine)({
+      corpusPath: config.CORPUS_PATH,
+      cache,
+      workers: config.INDEX_WORKERS,
+      ...(progress ? { onRead: progress.reading, onProgress: progress.indexing } : {}),
+    });
+    progress?.ready({
+      articles: started.engine.corpus.articles.length,
+      passages: started.engine.passageCount,
+      from: started.from,
+      seconds: started.durationMs / 1000,
+      skipped: started.engine.corpus.skipped ?? [],
+      ...cacheNote(started),
+    });
+    return started;
+  } catch (error) {
+    progress?.stop();
+    throw error;
+  }
+}
+
+/** A cache problem worth a note in the summary line; none for a hit, a first build or a disabled cache. */
+function cacheNote(started: StartedEngine<SearchEngine>): { cacheNote?: string } {
+  if (started.lookup.status === 'corrupt') {
+    return { cacheNote: `the cache file was unusable (${started.lookup.reason}) and was rebuilt` };
+  }
+  if (started.saveError)
+    return { cacheNote: `the index could not be saved to the cache: ${started.saveError}` };
+  return {};
 }

@@ -2,13 +2,12 @@ import type { Client } from 'discord.js';
 import type { Config } from '../config.ts';
 import type { Logger } from '../interactions/logger.ts';
 import { Library } from '../library.ts';
-import type { SearchEngine } from '../search/search-engine.ts';
 import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { auditChannelSink } from './audit-channel.ts';
 import { AuditLog, systemActor } from './audit-log.ts';
 import { watchCorpus } from './corpus-watch.ts';
-import { type StartedEngine, startEngine, startWorkerEngine } from './fast-start.ts';
-import { type IndexCache, indexCacheOf } from './index-cache.ts';
+import { openEngine } from './fast-start.ts';
+import { indexCacheOf } from './index-cache.ts';
 import { persistInWorker } from './persist-in-worker.ts';
 import { writePidFile } from './pid-file.ts';
 import { notReadSummary, summarizeOutcome } from './reloader.ts';
@@ -71,48 +70,6 @@ export async function openLibrary(options: {
         : {}),
     },
   });
-}
-
-/**
- * The start-up engine as the configuration asks for it (on a worker or this thread, from INDEX_CACHE_DIR
- * when it matches), telling `progress` how it goes. The bot and the CLI both start this way.
- */
-export async function openEngine(
-  config: Config,
-  cache: IndexCache,
-  progress?: StartProgress,
-): Promise<StartedEngine<SearchEngine>> {
-  const inWorker = config.INDEX_THREAD === 'worker';
-  try {
-    const started: StartedEngine<SearchEngine> = await (inWorker ? startWorkerEngine : startEngine)({
-      corpusPath: config.CORPUS_PATH,
-      cache,
-      workers: config.INDEX_WORKERS,
-      ...(progress ? { onRead: progress.reading, onProgress: progress.indexing } : {}),
-    });
-    progress?.ready({
-      articles: started.engine.corpus.articles.length,
-      passages: started.engine.passageCount,
-      from: started.from,
-      seconds: started.durationMs / 1000,
-      skipped: started.engine.corpus.skipped ?? [],
-      ...cacheNote(started),
-    });
-    return started;
-  } catch (error) {
-    progress?.stop();
-    throw error;
-  }
-}
-
-/** A cache problem worth a note in the summary line; none for a hit, a first build or a disabled cache. */
-function cacheNote(started: StartedEngine<SearchEngine>): { cacheNote?: string } {
-  if (started.lookup.status === 'corrupt') {
-    return { cacheNote: `the cache file was unusable (${started.lookup.reason}) and was rebuilt` };
-  }
-  if (started.saveError)
-    return { cacheNote: `the index could not be saved to the cache: ${started.saveError}` };
-  return {};
 }
 
 /** What `startLifecycle` set up; `stop` undoes all of it. */

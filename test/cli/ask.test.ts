@@ -130,7 +130,7 @@ describe('npm run ask', () => {
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain('Usage: npm run ask');
     }
-  });
+  }, 60_000);
 
   it('refuses an invalid corpus with every problem, exit code 1', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'newsdesk-ask-'));
