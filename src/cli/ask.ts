@@ -6,11 +6,11 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { CorpusError } from '../corpus/load-corpus.ts';
-import { openEngine } from '../lifecycle/fast-start.ts';
-import { indexCacheOf } from '../lifecycle/index-cache.ts';
-import { startProgress } from '../lifecycle/start-progress.ts';
+import { openEngine } from '../search/index-cache/fast-start.ts';
+import { indexCacheOf } from '../search/index-cache/index-cache.ts';
 import { MAX_LIMIT, type SearchEngine } from '../search/search-engine.ts';
 import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
+import { startProgress } from './start-progress.ts';
 
 const USAGE = `Usage: npm run ask -- [options] "question"
 
@@ -23,7 +23,9 @@ Options:
 `;
 
 /** A mistake in how the command was called: reported with the usage, exit code 2. */
-class UsageError extends Error {}
+class UsageError extends Error {
+  override name = 'UsageError';
+}
 
 function parse(argv: string[]) {
   let parsed: ReturnType<typeof parseOptions>;

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { deployCommands } from '../../src/deploy-commands.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from '../lifecycle/fixtures/temp-corpus.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { chatInput } from '../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 import { member, textOf } from './harness.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,10 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../commands/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import type { DispatchContext } from '../../src/interactions/dispatch.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
 import { Library } from '../../src/library.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
 import { runConsole } from '../../src/transports/console/console.ts';
 
 /** What the console prints for each line, as an operator sees it (the console dispatches as Discord does). */
@@ -28,6 +29,7 @@ describe('messages for bad options, in plain words', () => {
 
   beforeAll(async () => {
     ctx = createDispatchContext({
+      commands,
       library: await Library.open('corpus'),
       config: loadConfig({}),
       logger: memoryLogger(),

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { ShardingManager } from 'discord.js';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { createLogger } from '../../interactions/logger.ts';
 import { writePidFile } from '../../lifecycle/pid-file.ts';
+import { createLogger } from '../../logging/logger.ts';
 import { ManagerRelay } from './manager-relay.ts';
 
 /** The per-shard entry: the ordinary gateway bot, which detects it runs as a shard. */
@@ -54,6 +54,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`newsdesk (sharded): ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`newsdesk: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
