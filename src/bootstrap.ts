@@ -36,7 +36,7 @@ export async function bootstrap(options: {
   rateLimited?: boolean;
 }): Promise<Bootstrapped> {
   const { config, logger, progress } = options;
-  const { library, lifecycle } = await openLibrary({ config, logger, ...(progress ? { progress } : {}) });
+  const { library, lifecycle } = await openLibrary({ config, logger, progress });
   // Under the ShardingManager, /about lists every shard; the coordinator exists once the client does.
   let running: RunningLifecycle | undefined;
   const ctx = createDispatchContext({
@@ -46,7 +46,7 @@ export async function bootstrap(options: {
     logger,
     corpus: lifecycle,
     peerStatuses: async () => running?.shards?.statuses(),
-    ...(options.rateLimited === undefined ? {} : { rateLimited: options.rateLimited }),
+    rateLimited: options.rateLimited,
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   return {

@@ -17,12 +17,7 @@ runMain('could not start', async () => {
   // At the console, where the log line is hidden, reading and indexing show as they go on stderr; its
   // one user, the operator, has no rate limit.
   const progress = interactive ? startProgress({ label: 'newsdesk' }) : undefined;
-  const app = await bootstrap({
-    config,
-    logger,
-    ...(progress ? { progress } : {}),
-    rateLimited: !interactive,
-  });
+  const app = await bootstrap({ config, logger, progress, rateLimited: !interactive });
 
   if (!config.DISCORD_TOKEN) {
     const running = await app.startLifecycle();

@@ -14,7 +14,7 @@ describe('createDispatchContext', () => {
       library: await Library.open('corpus'),
       config: loadConfig({}),
       logger: memoryLogger(),
-      now: () => performance.timeOrigin + 72_000,
+      now: () => Math.round(performance.timeOrigin) + 72_000,
     });
     expect(Math.abs(ctx.startedAt.getTime() - (Date.now() - process.uptime() * 1000))).toBeLessThan(1000);
     const reply = await about.execute(ctx);

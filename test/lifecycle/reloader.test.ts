@@ -138,7 +138,7 @@ describe('Library.reload', () => {
     expect(outcome.report.skipped).toEqual(['notes.doc', 'sub/']);
     expect(summarizeOutcome(outcome)).toContain('2 files not read: notes.doc, sub/');
     expect(describeReloadOutcome(outcome)).toContain(
-      '2 files not read: notes.doc, sub/. Only .md, .markdown, .txt and .jsonl files directly in the corpus folder are read (not subfolders).',
+      '2 files not read: `notes.doc`, `sub/`. Only .md, .markdown, .txt and .jsonl files directly in the corpus folder are read (not subfolders).',
     );
     expect(library.engine.article('nested')).toBeUndefined();
   });

@@ -1,4 +1,3 @@
-import { notReadSummary } from '../../corpus/load-corpus.ts';
 import type { ReloadOutcome, ReloadProgress } from '../../lifecycle/reloader.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { code } from './citation.ts';
@@ -84,7 +83,13 @@ function idLine(label: string, ids: readonly string[]): string {
   return `${label} (${ids.length}): ${shown}${ids.length > IDS_SHOWN ? ', …' : ''}`;
 }
 
+/** Names of skipped files shown before "and N more". */
+const SKIPPED_SHOWN = 5;
+
 /** Files the loader skipped, with what it reads instead: a file dropped in the wrong place is not silent. */
 function notReadNote(skipped: readonly string[]): string {
-  return `${escapeText(notReadSummary(skipped))}. Only .md, .markdown, .txt and .jsonl files directly in the corpus folder are read (not subfolders).`;
+  const shown = skipped.slice(0, SKIPPED_SHOWN).map(code).join(', ');
+  const more = skipped.length > SKIPPED_SHOWN ? ` and ${skipped.length - SKIPPED_SHOWN} more` : '';
+  const count = `${skipped.length} ${skipped.length === 1 ? 'file' : 'files'}`;
+  return `${count} not read: ${shown}${more}. Only .md, .markdown, .txt and .jsonl files directly in the corpus folder are read (not subfolders).`;
 }

@@ -125,10 +125,7 @@ export async function startWorkerEngine(options: StartEngineOptions): Promise<St
 }
 
 function readCorpus(options: StartEngineOptions): Promise<Corpus> {
-  return (options.load ?? loadCorpus)(
-    options.corpusPath,
-    options.onRead ? { onProgress: options.onRead } : {},
-  );
+  return (options.load ?? loadCorpus)(options.corpusPath, { onProgress: options.onRead });
 }
 
 /** Progress in articles, with the passages of the articles indexed so far added. */
@@ -158,7 +155,8 @@ export async function openEngine(
       corpusPath: config.CORPUS_PATH,
       cache,
       workers: config.INDEX_WORKERS,
-      ...(progress ? { onRead: progress.reading, onProgress: progress.indexing } : {}),
+      onRead: progress?.reading,
+      onProgress: progress?.indexing,
     });
     progress?.ready({
       articles: started.engine.corpus.articles.length,
