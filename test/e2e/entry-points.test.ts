@@ -52,7 +52,7 @@ interface Output {
   stderr: string;
 }
 
-describe('the entry points, run as processes', () => {
+describe('the entry points, run as processes', { timeout: 90_000 }, () => {
   let discord: StandInDiscord;
 
   beforeAll(async () => {
