@@ -9,6 +9,7 @@ import type { Library } from './library.ts';
 import type { CorpusLifecycle } from './lifecycle/corpus-lifecycle.ts';
 import { openLibrary, type RunningLifecycle, startLifecycle } from './lifecycle/start-lifecycle.ts';
 import type { Logger } from './logging/logger.ts';
+import type { StartProgress } from './search/index-cache/fast-start.ts';
 
 /** What every entry point serves from: the corpus, its lifecycle and the context commands run in. */
 export interface Bootstrapped {
@@ -27,9 +28,16 @@ export interface Bootstrapped {
  * (restoring the index from INDEX_CACHE_DIR when it matches the corpus; throws `CorpusError` for an
  * invalid one), assembles its lifecycle, and builds the dispatch context with every command.
  */
-export async function bootstrap(options: { config: Config; logger: Logger }): Promise<Bootstrapped> {
-  const { config, logger } = options;
-  const { library, lifecycle } = await openLibrary({ config, logger });
+export async function bootstrap(options: {
+  config: Config;
+  logger: Logger;
+  /** Shows reading and indexing as they go, then one summary line (the console). */
+  progress?: StartProgress;
+  /** See `createDispatchContext`'s `rateLimited`. @default true */
+  rateLimited?: boolean;
+}): Promise<Bootstrapped> {
+  const { config, logger, progress } = options;
+  const { library, lifecycle } = await openLibrary({ config, logger, progress });
   const feeds = await openFeeds({ library, lifecycle, config, logger });
   // Under the ShardingManager, /about lists every shard; the coordinator exists once the client does.
   let running: RunningLifecycle | undefined;
@@ -41,6 +49,7 @@ export async function bootstrap(options: { config: Config; logger: Logger }): Pr
     corpus: lifecycle,
     feeds,
     peerStatuses: async () => running?.shards?.statuses(),
+    rateLimited: options.rateLimited,
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   return {

@@ -1,4 +1,5 @@
 import { bootstrap, runMain } from './bootstrap.ts';
+import { startProgress } from './cli/start-progress.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logging/logger.ts';
 import { enforceStopDeadline } from './stop-deadline.ts';
@@ -14,7 +15,10 @@ runMain('could not start', async () => {
   const interactive = !config.DISCORD_TOKEN;
   // At the console, info lines would interleave with answers; only warnings and errors go to stderr.
   const logger = createLogger(interactive && config.LOG_LEVEL !== 'debug' ? 'warn' : config.LOG_LEVEL);
-  const app = await bootstrap({ config, logger });
+  // At the console, where the log line is hidden, reading and indexing show as they go on stderr; its
+  // one user, the operator, has no rate limit.
+  const progress = interactive ? startProgress({ label: 'newsdesk' }) : undefined;
+  const app = await bootstrap({ config, logger, progress, rateLimited: !interactive });
 
   if (!config.DISCORD_TOKEN) {
     const running = await app.startLifecycle();

@@ -25,7 +25,8 @@ export const ArticleMetaSchema = z.strictObject({
     .string()
     .regex(
       /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/,
-      'must be a date such as 2015-08-01 (ISO 8601)',
+      // A date in another shape is reported once, not again as "not a real date".
+      { message: 'must be a date such as 2015-08-01 (ISO 8601)', abort: true },
     )
     .refine((value) => !Number.isNaN(Date.parse(value.slice(0, 10))), 'is not a real date')
     .optional(),

@@ -27,17 +27,24 @@ export function createDispatchContext(options: {
   now?: () => number;
   /** @default 2000 */
   deferAfterMs?: number;
+  /**
+   * Whether questions count against RATE_LIMIT_QUESTIONS. The local console is its operator's own
+   * tool, with one user: no limit there.
+   * @default true
+   */
+  rateLimited?: boolean;
 }): DispatchContext {
   const now = options.now ?? Date.now;
   return {
     library: options.library,
     config: options.config,
     logger: options.logger ?? createLogger(options.config.LOG_LEVEL),
-    startedAt: new Date(now()),
+    // Uptime counts from the process's start, not from when the corpus finished loading.
+    startedAt: new Date(Math.round(performance.timeOrigin)),
     now: () => new Date(now()),
     commands: new CommandRegistry(options.commands),
     rateLimiter: new RateLimiter({
-      limit: options.config.RATE_LIMIT_QUESTIONS,
+      limit: (options.rateLimited ?? true) ? options.config.RATE_LIMIT_QUESTIONS : Number.POSITIVE_INFINITY,
       windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
       now,
     }),
