@@ -74,6 +74,15 @@ export const EnvSchema = z.object({
   /** Run under discord.js's ShardingManager with this many shards (`auto` lets Discord decide). */
   SHARDS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Folder of the community database (votes, questions without coverage, watches). Empty stores nothing. */
+  DATA_DIR: z.string().default('.data'),
+  /** Store the text of questions asked (for `/gaps`); false keeps only counts, citations and votes. */
+  RECORD_QUESTIONS: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default('true')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  /** Days answers, votes and questions without coverage are kept; older ones are deleted daily. */
+  RECORD_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -85,8 +94,11 @@ export class ConfigError extends Error {
 
 /** Reads and validates the environment; throws `ConfigError` listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // Empty strings in .env mean "unset", as they do for most tools that read .env files.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  // Empty strings in .env mean "unset", as they do for most tools that read .env files; an empty
+  // DATA_DIR is a choice, though: store nothing.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => value !== '' || key === 'DATA_DIR'),
+  );
   // discord.js's ShardingManager starts each shard with SHARDS=<its shard id>: that one is not ours.
   if (env.SHARDING_MANAGER === 'true') delete present.SHARDS;
   const parsed = EnvSchema.safeParse(present);

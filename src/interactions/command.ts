@@ -6,6 +6,7 @@ import type {
   SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
 import type { z } from 'zod';
+import type { Community } from '../community/community.ts';
 import type { Config } from '../config.ts';
 import type {
   AutocompleteChoice,
@@ -28,6 +29,8 @@ export interface CommandContext {
   startedAt: Date;
   /** Clock, for tests. */
   now(): Date;
+  /** Votes, questions without coverage and watches; absent when nothing is stored (see src/community/). */
+  community?: Community;
 }
 
 /** Who may run a command or press a button. */

@@ -1,4 +1,5 @@
 import { commands as allCommands } from '../../commands/index.ts';
+import type { Community } from '../community/community.ts';
 import type { Config } from '../config.ts';
 import type { AnyCommand } from './command.ts';
 import type { DispatchContext } from './dispatch.ts';
@@ -14,6 +15,8 @@ import { CommandRegistry } from './registry.ts';
 export function createDispatchContext(options: {
   library: LibraryView;
   config: Config;
+  /** The community database; omit to store nothing. */
+  community?: Community;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
   logger?: Logger;
   /** @default every command in `commands/index.ts` */
@@ -36,6 +39,7 @@ export function createDispatchContext(options: {
       windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
       now,
     }),
+    ...(options.community === undefined ? {} : { community: options.community }),
     ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
   };
 }

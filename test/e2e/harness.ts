@@ -1,3 +1,5 @@
+import type { Community } from '../../src/community/community.ts';
+import { startCommunity } from '../../src/community/start-community.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import type { DispatchContext } from '../../src/interactions/dispatch.ts';
@@ -6,6 +8,7 @@ import { memoryLogger } from '../../src/interactions/logger.ts';
 import type { Library } from '../../src/library.ts';
 import { openLibrary } from '../../src/lifecycle/start-lifecycle.ts';
 import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
+import { restPoster } from '../../src/transports/rest-poster.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import type { Sender } from '../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
@@ -23,6 +26,8 @@ export interface Harness {
   library: Library;
   logger: ReturnType<typeof memoryLogger>;
   ctx: DispatchContext;
+  /** The community database, when the test set DATA_DIR. */
+  community: Community | undefined;
   stop(): Promise<void>;
 }
 
@@ -45,21 +50,39 @@ export async function startHarness(
     DISCORD_API_BASE: discord.apiBase,
     CORPUS_PATH: corpusPath,
     INDEX_CACHE_DIR: '',
+    // Nothing is stored unless a test gives a DATA_DIR of its own.
+    DATA_DIR: '',
     ...options.env,
   });
   const logger = memoryLogger();
   // Its start-up line goes elsewhere: `logger` holds what the bot logs while it serves.
   const library = await openLibrary({ config, logger: memoryLogger() });
-  const ctx = createDispatchContext({ library: options.wrap?.(library) ?? library, config, logger });
-  const bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
+  let bot: GatewayBot | undefined;
+  const records = startCommunity({
+    config,
+    logger,
+    poster: {
+      post: (channel, message) => restPoster((bot as GatewayBot).client.rest).post(channel, message),
+    },
+    onReloaded: (listener) => library.lifecycle?.onReloaded(listener) ?? (() => undefined),
+  });
+  const ctx = createDispatchContext({
+    library: options.wrap?.(library) ?? library,
+    config,
+    logger,
+    ...(records.community ? { community: records.community } : {}),
+  });
+  bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
   return {
     discord,
     bot,
     library,
     logger,
     ctx,
+    community: records.community,
     async stop() {
-      await bot.stop();
+      await bot?.stop();
+      records.stop();
       library.engine.close();
       await discord.close();
     },

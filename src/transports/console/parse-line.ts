@@ -12,6 +12,7 @@ export interface ConsoleIdentity {
   userId: string;
   userName: string;
   guildId: string;
+  channelId?: string;
   memberRoleIds: string[];
   memberPermissions: bigint;
 }

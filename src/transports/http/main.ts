@@ -1,8 +1,11 @@
+import { REST } from 'discord.js';
+import { startCommunity } from '../../community/start-community.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { CorpusError } from '../../corpus/load-corpus.ts';
 import { createDispatchContext } from '../../interactions/context.ts';
 import { createLogger } from '../../interactions/logger.ts';
 import { openLibrary, startLifecycle } from '../../lifecycle/start-lifecycle.ts';
+import { restPoster } from '../rest-poster.ts';
 import { createInteractionServer } from './server.ts';
 
 /**
@@ -19,12 +22,26 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
   const library = await openLibrary({ config, logger });
+  // Answers to watched questions are posted outside any interaction: REST with the bot token.
+  const records = startCommunity({
+    config,
+    logger,
+    ...(config.DISCORD_TOKEN
+      ? { poster: restPoster(new REST({ api: config.DISCORD_API_BASE }).setToken(config.DISCORD_TOKEN)) }
+      : {}),
+    onReloaded: (listener) => library.lifecycle?.onReloaded(listener) ?? (() => undefined),
+  });
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY,
     library,
     apiBase: config.DISCORD_API_BASE,
     ...(config.DISCORD_APPLICATION_ID ? { applicationId: config.DISCORD_APPLICATION_ID } : {}),
-    context: createDispatchContext({ library, config, logger }),
+    context: createDispatchContext({
+      library,
+      config,
+      logger,
+      ...(records.community ? { community: records.community } : {}),
+    }),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   // SIGHUP and WATCH_CORPUS reloads and index persistence, as under `npm start`. Each replica reloads
@@ -45,6 +62,7 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals): void => {
     logger.info('shutting down', { signal });
     lifecycle.stop();
+    records.stop();
     // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
     server.close(() => process.exit(0));
     server.closeIdleConnections();
