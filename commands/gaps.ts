@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import { buildGapsReport } from '../src/community/gaps-report.ts';
 import type { Command } from '../src/interactions/command.ts';
@@ -18,6 +18,7 @@ export default {
     .setName('gaps')
     .setDescription('Moderators: questions the archive could not answer, and answers voted not helpful')
     .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .setContexts(InteractionContextType.Guild)
     .addIntegerOption((o) =>
       o
         .setName('days')

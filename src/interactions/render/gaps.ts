@@ -49,8 +49,8 @@ export function renderGapsPage(report: GapsReport, page: number): ReplyPayload {
     if (index === 0 || shown[index - 1]?.section !== entry.section) {
       lines.push(
         entry.section === 'groups'
-          ? `__Questions without coverage__ (${report.unanswered} asked)`
-          : '__Answers voted not helpful__',
+          ? `**Questions without coverage** (${report.unanswered} asked)`
+          : '**Answers voted not helpful**',
       );
     }
     lines.push(entry.text);

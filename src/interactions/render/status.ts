@@ -51,8 +51,12 @@ function activityField(activity: NonNullable<AboutFacts['activity']>) {
   const value =
     activity === 'not recorded'
       ? 'Not recorded on this bot.'
-      : `${activity.answered} questions answered · ${activity.unanswered} without coverage · ${activity.votes} votes`;
+      : `${count(activity.answered, 'question')} answered · ${activity.unanswered} without coverage · ${count(activity.votes, 'vote')}`;
   return { name: 'Last 7 days', value, inline: false };
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** `3d 4h 5m`, `2m 10s`, `45s`. */
