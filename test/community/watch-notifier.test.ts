@@ -72,7 +72,7 @@ describe('GIVEN two HTTP-endpoint replicas sharing one database, posting through
     const posts = discord.requests.filter((request) => request.route === `/channels/${ids.channel}/messages`);
     expect(posts).toHaveLength(1);
     expect(posts[0]?.authorization).toBe(`Bot ${discord.token}`);
-    expect((posts[0]?.body as { allowed_mentions: unknown }).allowed_mentions).toEqual({
+    expect((posts[0]?.body as { allowed_mentions?: unknown } | undefined)?.allowed_mentions).toEqual({
       parse: [],
       users: [WATCHER],
     });
