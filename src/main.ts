@@ -6,7 +6,7 @@ import { createLogger } from './interactions/logger.ts';
 import { openLibrary, startLifecycle } from './lifecycle/start-lifecycle.ts';
 import { runConsole } from './transports/console/console.ts';
 import { consolePoster } from './transports/console/console-poster.ts';
-import { type GatewayBot, startGatewayBot } from './transports/gateway/gateway-bot.ts';
+import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
 import { restPoster } from './transports/rest-poster.ts';
 
 /**
@@ -21,12 +21,11 @@ async function main(): Promise<number> {
   // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
   const library = await openLibrary({ config, logger });
   // Votes, questions without coverage and watched questions (DATA_DIR); answers go on without it.
-  let bot: GatewayBot | undefined;
   const records = startCommunity({
     config,
     logger,
     poster: config.DISCORD_TOKEN
-      ? { post: (channel, message) => restPoster(requireBot(bot).client.rest).post(channel, message) }
+      ? restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN })
       : consolePoster(process.stdout),
     onReloaded: (listener) => library.lifecycle?.onReloaded(listener) ?? (() => undefined),
   });
@@ -46,7 +45,7 @@ async function main(): Promise<number> {
   }
 
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
-  bot = await startGatewayBot({ token: config.DISCORD_TOKEN, apiBase: config.DISCORD_API_BASE, ctx });
+  const bot = await startGatewayBot({ token: config.DISCORD_TOKEN, apiBase: config.DISCORD_API_BASE, ctx });
   // SIGHUP and WATCH_CORPUS reloads, index persistence, the audit channel, and (under the
   // ShardingManager, which runs this file per shard) corpus changes reaching every shard.
   const lifecycle = await startLifecycle({ library, config, logger, client: bot.client });
@@ -54,7 +53,7 @@ async function main(): Promise<number> {
     const stop = (signal: NodeJS.Signals) => {
       logger.info('shutting down', { signal });
       lifecycle.stop();
-      void bot?.stop().then(() => {
+      void bot.stop().then(() => {
         records.stop();
         resolve();
       });
@@ -63,11 +62,6 @@ async function main(): Promise<number> {
     process.once('SIGTERM', stop);
   });
   return 0;
-}
-
-function requireBot(bot: GatewayBot | undefined): GatewayBot {
-  if (!bot) throw new Error('not connected to Discord yet');
-  return bot;
 }
 
 main().then(

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { MIGRATIONS, type Migration, SCHEMA_VERSION } from './migrations.ts';
+import { MIGRATIONS, type Migration } from './migrations.ts';
 
 /** The community database cannot be used; the message says which file, what is wrong and what to do. */
 export class CommunityDatabaseError extends Error {
@@ -41,14 +41,12 @@ export function openDatabase(
       ...(options.readonly ? { readonly: true, fileMustExist: true } : {}),
     });
     db.pragma('foreign_keys = ON');
+    // Read first: the version check must come before anything writes to a newer schema.
+    checkVersion(db, file, migrations);
     if (!options.readonly) {
-      // Read first: the version check must come before anything writes to a newer schema.
-      checkVersion(db, file, migrations);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       migrate(db, file, migrations);
-    } else {
-      checkVersion(db, file, migrations);
     }
     return db;
   } catch (error) {
@@ -125,5 +123,3 @@ function explain(error: unknown, file: string): CommunityDatabaseError {
     { cause: error },
   );
 }
-
-export { SCHEMA_VERSION };

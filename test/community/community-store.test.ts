@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Community } from '../../src/community/community.ts';
 import { questionHash } from '../../src/community/community-store.ts';
+import { keepRetention } from '../../src/community/start-community.ts';
+import { memoryLogger } from '../../src/interactions/logger.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = new Date('2026-06-01T12:00:00Z');
@@ -95,6 +97,22 @@ describe('GIVEN answers in a real database file', () => {
     expect(community.records.countsSince(days(-365))).toEqual({ answered: 1, unanswered: 1, votes: 1 });
     expect(community.records.unansweredSince(days(-365)).map((q) => q.question)).toEqual(['new gap']);
     expect(community.watches.of('ann', T0).map((w) => w.question)).toEqual(['live']);
+  });
+
+  it('retention runs at start and then once a day while the bot runs', () => {
+    vi.useFakeTimers();
+    try {
+      let now = T0;
+      answer(days(-89));
+      const stop = keepRetention(community, memoryLogger(), () => now);
+      expect(community.records.countsSince(days(-365)).answered).toBe(1);
+      now = days(2);
+      vi.advanceTimersByTime(DAY);
+      expect(community.records.countsSince(days(-365)).answered).toBe(0);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('counts for /about cover only the period asked for', () => {

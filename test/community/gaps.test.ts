@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupQuestions } from '../../src/community/gaps.ts';
+import { renderGapsPage } from '../../src/interactions/render/gaps.ts';
+import { finalizeReply, payloadViolations } from '../../src/interactions/render/payload.ts';
 
 const at = (hour: number) => new Date(Date.UTC(2026, 5, 1, hour));
 
@@ -46,5 +48,38 @@ describe('GIVEN questions without coverage', () => {
   it('keeps questions that share only a word apart: one strike is not every strike', () => {
     expect(find(/^train strike/)?.wordings.map((w) => w.question)).toEqual(['train strike dates', 'strike?']);
     expect(find(/teacher/)?.count).toBe(1);
+  });
+});
+
+describe('GIVEN a report longer than one Discord message', () => {
+  const questions = Array.from({ length: 20 }, (_, i) => ({
+    question: `Question number ${i} about subject${i} and topic${i}`,
+    askedAt: at(i % 24),
+  }));
+  const report = {
+    days: 30,
+    from: at(0),
+    to: at(23),
+    questionsRecorded: true,
+    unanswered: questions.length,
+    groups: groupQuestions(questions),
+    unhelpful: [],
+  };
+
+  it('/gaps pages it within Discord’s limits, with Previous and Next carrying the page and period', () => {
+    const first = renderGapsPage(report, 0);
+    const last = renderGapsPage(report, 2);
+    expect(payloadViolations(finalizeReply(first))).toEqual([]);
+    expect(first.embeds?.[0]?.footer?.text).toMatch(/^Page 1 of 3/);
+    expect(first.embeds?.[0]?.description?.match(/\*\*\d+\.\*\*/g)).toHaveLength(8);
+    const buttons = (first.components?.[0] as { components: { custom_id: string; disabled: boolean }[] })
+      .components;
+    expect(buttons.map((b) => [b.custom_id, b.disabled])).toEqual([
+      ['gaps:page:-1:30', true],
+      ['gaps:page:1:30', false],
+    ]);
+    expect(last.embeds?.[0]?.description).toMatch(/\*\*17\.\*\*/);
+    expect(last.embeds?.[0]?.description?.match(/\*\*\d+\.\*\*/g)).toHaveLength(4);
+    expect(renderGapsPage(report, 99).embeds?.[0]?.footer?.text).toMatch(/^Page 3 of 3/);
   });
 });

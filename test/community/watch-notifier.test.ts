@@ -4,7 +4,6 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Community } from '../../src/community/community.ts';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
@@ -63,7 +62,7 @@ describe('GIVEN two HTTP-endpoint replicas sharing one database, posting through
         new WatchNotifier({
           community,
           logger: memoryLogger(),
-          poster: restPoster(new REST({ api: discord.apiBase }).setToken(discord.token)),
+          poster: restPoster({ apiBase: discord.apiBase, token: discord.token }),
         }),
     );
     const posted = await Promise.all(notifiers.map((notifier) => notifier.check(engine)));
@@ -125,5 +124,5 @@ describe('GIVEN two HTTP-endpoint replicas sharing one database, posting through
     });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/no database at .*nowhere.*newsdesk\.sqlite yet/);
-  });
+  }, 120_000);
 });

@@ -88,7 +88,7 @@ describe('the entry points, run as processes', () => {
     }).output;
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Registered 7 commands to guild/);
+    expect(stdout).toMatch(/^Registered 9 commands to guild/);
     const registered = discord.registered.get(
       `/applications/${ids.application}/guilds/${ids.guild}/commands`,
     ) as {
@@ -97,10 +97,11 @@ describe('the entry points, run as processes', () => {
       default_member_permissions?: string | null;
     }[];
     expect(registered.map((command) => command.name).sort()).toEqual(
-      ['Find coverage', 'about', 'ask', 'cite', 'corpus', 'reload', 'sources'].sort(),
+      ['Find coverage', 'about', 'ask', 'cite', 'corpus', 'gaps', 'reload', 'sources', 'watches'].sort(),
     );
     expect(registered.find((command) => command.name === 'Find coverage')?.type).toBe(3);
     expect(registered.find((command) => command.name === 'reload')?.default_member_permissions).toBe('32');
+    expect(registered.find((command) => command.name === 'gaps')?.default_member_permissions).toBe('32');
     const put = discord.requests.find((request) => request.method === 'PUT');
     expect(put?.authorization).toBe(`Bot ${discord.token}`);
   });
@@ -113,8 +114,8 @@ describe('the entry points, run as processes', () => {
     });
     const { scope, registered } = await deployCommands(config);
     expect(scope).toBe('globally');
-    expect(registered).toHaveLength(7);
-    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(7);
+    expect(registered).toHaveLength(9);
+    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(9);
   });
 
   it('deployCommands without an application id says which settings it needs', async () => {

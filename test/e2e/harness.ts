@@ -57,13 +57,10 @@ export async function startHarness(
   const logger = memoryLogger();
   // Its start-up line goes elsewhere: `logger` holds what the bot logs while it serves.
   const library = await openLibrary({ config, logger: memoryLogger() });
-  let bot: GatewayBot | undefined;
   const records = startCommunity({
     config,
     logger,
-    poster: {
-      post: (channel, message) => restPoster((bot as GatewayBot).client.rest).post(channel, message),
-    },
+    poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
     onReloaded: (listener) => library.lifecycle?.onReloaded(listener) ?? (() => undefined),
   });
   const ctx = createDispatchContext({
@@ -72,7 +69,7 @@ export async function startHarness(
     logger,
     ...(records.community ? { community: records.community } : {}),
   });
-  bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
+  const bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
   return {
     discord,
     bot,
@@ -81,7 +78,7 @@ export async function startHarness(
     ctx,
     community: records.community,
     async stop() {
-      await bot?.stop();
+      await bot.stop();
       records.stop();
       library.engine.close();
       await discord.close();

@@ -1,4 +1,3 @@
-import { REST } from 'discord.js';
 import { startCommunity } from '../../community/start-community.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { CorpusError } from '../../corpus/load-corpus.ts';
@@ -27,7 +26,7 @@ async function main(): Promise<void> {
     config,
     logger,
     ...(config.DISCORD_TOKEN
-      ? { poster: restPoster(new REST({ api: config.DISCORD_API_BASE }).setToken(config.DISCORD_TOKEN)) }
+      ? { poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }) }
       : {}),
     onReloaded: (listener) => library.lifecycle?.onReloaded(listener) ?? (() => undefined),
   });
