@@ -63,29 +63,26 @@ export const voteButton: ButtonHandler = {
     const firstCitation = citationParts.join(':');
     const channelId = interaction.channelId ?? null;
     const result = writing(ctx, () => {
-      const answer =
+      const answerId =
         community.records.findAnswer({
           messageId: interaction.message.id,
           questionHash: hash,
           firstCitation,
           channelId,
-        }) ??
+        })?.id ??
         // Asked before recording began (or while the database was down): the press says enough.
-        community.records.answer(
-          community.records.recordAnswer({
-            guildId: interaction.guildId,
-            channelId,
-            messageId: interaction.message.id,
-            answeredAt: ctx.now(),
-            question: community.recordQuestions ? state.question : null,
-            questionHash: hash,
-            citations: firstCitation ? [firstCitation] : [],
-            corpusVersion: ctx.library.engine.version,
-          }),
-        );
-      if (!answer) throw new Error('an answer just recorded is missing');
+        community.records.recordAnswer({
+          guildId: interaction.guildId,
+          channelId,
+          messageId: interaction.message.id,
+          answeredAt: ctx.now(),
+          question: community.recordQuestions ? state.question : null,
+          questionHash: hash,
+          citations: firstCitation ? [firstCitation] : [],
+          corpusVersion: ctx.library.engine.version,
+        });
       return community.records.vote({
-        answerId: answer.id,
+        answerId,
         userId: interaction.userId,
         helpful: helpful === '1',
         at: ctx.now(),
