@@ -23,6 +23,8 @@ function run(
       DISCORD_GUILD_ID: '',
       MODERATOR_ROLE_IDS: '',
       INDEX_CACHE_DIR: '',
+      // Nothing recorded into the repository's .data/ (an empty DATA_DIR stores nothing).
+      DATA_DIR: '',
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
