@@ -29,14 +29,17 @@ export default {
   options: GapsOptions,
   access: 'moderators',
   isPrivate: () => true,
-  execute(ctx, options) {
-    return renderGapsPage(buildGapsReport(available(ctx), { now: ctx.now(), days: options.days }), 0);
+  execute(ctx, options, interaction) {
+    return renderGapsPage(
+      buildGapsReport(available(ctx), { now: ctx.now(), days: options.days, ...inGuild(interaction) }),
+      0,
+    );
   },
   buttons: {
     /** `gaps:page:<page>:<days>`: another page, recomputed from the database. */
     'gaps:page': {
       access: 'moderators',
-      execute(ctx, [page = '', days = '']) {
+      execute(ctx, [page = '', days = ''], interaction) {
         const parsed = z
           .object({
             page: z.coerce.number().int().min(0).max(1000),
@@ -45,9 +48,19 @@ export default {
           .safeParse({ page, days });
         if (!parsed.success)
           throw new UserError('stale-button', 'This button no longer works; run /gaps again.');
-        const report = buildGapsReport(available(ctx), { now: ctx.now(), days: parsed.data.days });
+        const report = buildGapsReport(available(ctx), {
+          now: ctx.now(),
+          days: parsed.data.days,
+          ...inGuild(interaction),
+        });
         return { update: renderGapsPage(report, parsed.data.page) };
       },
     },
   },
 } satisfies Command<typeof GapsOptions>;
+
+/** A server's moderators see their own server's questions only (the database serves every server). */
+function inGuild(interaction: { guildId: string | null }): { guildId: string } {
+  if (!interaction.guildId) throw new UserError('not-in-guild', '/gaps works in a server only.');
+  return { guildId: interaction.guildId };
+}

@@ -188,27 +188,35 @@ export class CommunityStore {
     return { helpful: row?.helpful ?? 0, notHelpful: row?.not_helpful ?? 0 };
   }
 
-  /** Questions without coverage asked since `since`, oldest first; those stored without text are left out. */
-  unansweredSince(since: Date): UnansweredQuestion[] {
+  /**
+   * Questions without coverage asked since `since` (in one guild, if given), oldest first; those stored
+   * without text are left out.
+   */
+  unansweredSince(since: Date, guildId?: string): UnansweredQuestion[] {
     return this.#db
-      .prepare<[number], { question: string; asked_at: number }>(
-        'SELECT question, asked_at FROM unanswered WHERE asked_at >= ? AND question IS NOT NULL ORDER BY asked_at',
+      .prepare<[{ since: number; guild: string | null }], { question: string; asked_at: number }>(
+        `SELECT question, asked_at FROM unanswered
+         WHERE asked_at >= @since AND question IS NOT NULL AND (@guild IS NULL OR guild_id = @guild)
+         ORDER BY asked_at`,
       )
-      .all(since.getTime())
+      .all({ since: since.getTime(), guild: guildId ?? null })
       .map((row) => ({ question: row.question, askedAt: new Date(row.asked_at) }));
   }
 
-  /** Answers with a "Not helpful" vote cast since `since`, most not-helpful first. */
-  unhelpfulSince(since: Date, limit: number): UnhelpfulAnswer[] {
+  /** Answers (in one guild, if given) with a "Not helpful" vote cast since `since`, most not-helpful first. */
+  unhelpfulSince(since: Date, limit: number, guildId?: string): UnhelpfulAnswer[] {
     return this.#db
-      .prepare<[number, number], AnswerRow & { not_helpful: number; helpful_votes: number }>(
+      .prepare<
+        [{ since: number; limit: number; guild: string | null }],
+        AnswerRow & { not_helpful: number; helpful_votes: number }
+      >(
         `SELECT answers.*, SUM(1 - votes.helpful) AS not_helpful, SUM(votes.helpful) AS helpful_votes
          FROM votes JOIN answers ON answers.id = votes.answer_id
-         WHERE votes.voted_at >= ?
+         WHERE votes.voted_at >= @since AND (@guild IS NULL OR answers.guild_id = @guild)
          GROUP BY answers.id HAVING not_helpful > 0
-         ORDER BY not_helpful DESC, helpful_votes ASC, answers.answered_at DESC LIMIT ?`,
+         ORDER BY not_helpful DESC, helpful_votes ASC, answers.answered_at DESC LIMIT @limit`,
       )
-      .all(since.getTime(), limit)
+      .all({ since: since.getTime(), limit, guild: guildId ?? null })
       .map((row) => ({ answer: fromRow(row), notHelpful: row.not_helpful, helpful: row.helpful_votes }));
   }
 

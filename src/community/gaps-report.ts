@@ -19,9 +19,16 @@ export interface GapsReport {
 /** Answers voted not helpful listed at most. */
 const UNHELPFUL_LIMIT = 50;
 
-export function buildGapsReport(community: Community, options: { now: Date; days: number }): GapsReport {
+/**
+ * The report over the last `days`: for one guild (what `/gaps` shows its moderators: never another
+ * server's questions), or for every guild (the operator's `npm run gaps`).
+ */
+export function buildGapsReport(
+  community: Community,
+  options: { now: Date; days: number; guildId?: string },
+): GapsReport {
   const from = new Date(options.now.getTime() - options.days * 24 * 60 * 60 * 1000);
-  const questions = community.records.unansweredSince(from);
+  const questions = community.records.unansweredSince(from, options.guildId);
   return {
     days: options.days,
     from,
@@ -29,7 +36,7 @@ export function buildGapsReport(community: Community, options: { now: Date; days
     questionsRecorded: community.recordQuestions,
     unanswered: questions.length,
     groups: groupQuestions(questions),
-    unhelpful: community.records.unhelpfulSince(from, UNHELPFUL_LIMIT),
+    unhelpful: community.records.unhelpfulSince(from, UNHELPFUL_LIMIT, options.guildId),
   };
 }
 

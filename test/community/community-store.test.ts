@@ -115,6 +115,36 @@ describe('GIVEN answers in a real database file', () => {
     }
   });
 
+  it('a guild sees only its own questions without coverage and unhelpful answers; the operator sees all', () => {
+    for (const [guildId, question] of [
+      ['g', 'ours'],
+      ['other', 'theirs'],
+    ] as const) {
+      community.records.recordUnanswered({
+        guildId,
+        channelId: 'c',
+        question,
+        askedAt: T0,
+        corpusVersion: 'v1',
+      });
+      const id = community.records.recordAnswer({
+        guildId,
+        channelId: 'c',
+        answeredAt: T0,
+        question,
+        citations: ['a#1'],
+        corpusVersion: 'v1',
+      });
+      community.records.vote({ answerId: id, userId: 'ann', helpful: false, at: T0 });
+    }
+    expect(community.records.unansweredSince(days(-1), 'g').map((q) => q.question)).toEqual(['ours']);
+    expect(community.records.unansweredSince(days(-1)).map((q) => q.question)).toEqual(['ours', 'theirs']);
+    expect(community.records.unhelpfulSince(days(-1), 10, 'other').map((u) => u.answer.question)).toEqual([
+      'theirs',
+    ]);
+    expect(community.records.unhelpfulSince(days(-1), 10)).toHaveLength(2);
+  });
+
   it('counts for /about cover only the period asked for', () => {
     answer(days(-8));
     const id = answer(days(-1));
