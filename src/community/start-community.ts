@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { EngineView } from '../interactions/library-view.ts';
-import type { Logger } from '../interactions/logger.ts';
 import { type ChannelPoster, WatchNotifier } from '../interactions/watch-notifier.ts';
+import type { Logger } from '../logging/logger.ts';
 import { Community } from './community.ts';
 import { CommunityDatabaseError } from './database.ts';
 

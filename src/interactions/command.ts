@@ -8,6 +8,7 @@ import type {
 import type { z } from 'zod';
 import type { Community } from '../community/community.ts';
 import type { Config } from '../config.ts';
+import type { Logger } from '../logging/logger.ts';
 import type {
   AutocompleteChoice,
   AutocompleteIncoming,
@@ -16,8 +17,7 @@ import type {
   MessageContextMenuIncoming,
   ReplyPayload,
 } from './incoming.ts';
-import type { LibraryView } from './library-view.ts';
-import type { Logger } from './logger.ts';
+import type { CorpusAdministration, LibraryView, PeerStatus } from './library-view.ts';
 
 /** What every command handler may use. Commands know nothing of transports. */
 export interface CommandContext {
@@ -29,6 +29,13 @@ export interface CommandContext {
   startedAt: Date;
   /** Clock, for tests. */
   now(): Date;
+  /** Reloading and editing the corpus; absent when this bot cannot (`/reload` and `/corpus` say so). */
+  corpus?: CorpusAdministration;
+  /**
+   * What every shard serves, for `/about`; resolves to `undefined` when this process is not one of
+   * several shards (the console, the HTTP endpoint, an unsharded gateway bot).
+   */
+  peerStatuses?: () => Promise<PeerStatus[] | undefined>;
   /** Votes, questions without coverage and watches; absent when nothing is stored (see src/community/). */
   community?: Community;
 }

@@ -1,9 +1,9 @@
 import type { Community } from '../community/community.ts';
 import { questionHash } from '../community/community-store.ts';
 import type { Watch } from '../community/watch-list.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
-import type { Logger } from './logger.ts';
 import { renderAnswer } from './render/answer.ts';
 import { feedbackRow, renderWatchAnswered, withRow } from './render/community.ts';
 import { finalizeReply } from './render/payload.ts';

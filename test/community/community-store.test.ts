@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Community } from '../../src/community/community.ts';
 import { questionHash } from '../../src/community/community-store.ts';
 import { keepRetention } from '../../src/community/start-community.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = new Date('2026-06-01T12:00:00Z');

@@ -9,7 +9,7 @@ import { Community } from '../../src/community/community.ts';
 import { CommunityDatabaseError, openDatabase } from '../../src/community/database.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/community/migrations.ts';
 import { openCommunity } from '../../src/community/start-community.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));

@@ -7,13 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Community } from '../../src/community/community.ts';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
 import { WatchNotifier } from '../../src/interactions/watch-notifier.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
 import { Engine } from '../../src/search/engine.ts';
 import { restPoster } from '../../src/transports/rest-poster.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from '../lifecycle/fixtures/temp-corpus.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const WATCHER = '800000000000000001';

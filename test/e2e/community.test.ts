@@ -5,10 +5,10 @@ import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { questionHash } from '../../src/community/community-store.ts';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
-import { LIGHTHOUSE } from '../lifecycle/fixtures/temp-corpus.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { button, chatInput, type Sender } from '../support/stand-in-discord/interactions.ts';
 import type { RecordedRequest } from '../support/stand-in-discord/server.ts';
+import { LIGHTHOUSE } from '../support/temp-corpus.ts';
 import { customIdsOf, type Harness, member, moderator, startHarness, textOf } from './harness.ts';
 
 const EPHEMERAL = 64;

@@ -1,12 +1,13 @@
+import { commands } from '../../commands/index.ts';
 import type { Community } from '../../src/community/community.ts';
 import { startCommunity } from '../../src/community/start-community.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import type { DispatchContext } from '../../src/interactions/dispatch.ts';
 import type { LibraryView } from '../../src/interactions/library-view.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
 import type { Library } from '../../src/library.ts';
 import { openLibrary } from '../../src/lifecycle/start-lifecycle.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
 import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
 import { restPoster } from '../../src/transports/rest-poster.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
@@ -56,18 +57,20 @@ export async function startHarness(
   });
   const logger = memoryLogger();
   // Its start-up line goes elsewhere: `logger` holds what the bot logs while it serves.
-  const library = await openLibrary({ config, logger: memoryLogger() });
+  const { library, lifecycle } = await openLibrary({ config, logger: memoryLogger() });
   const records = startCommunity({
     config,
     logger,
     poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
-    onReloaded: (listener) => library.lifecycle?.onReloaded(listener) ?? (() => undefined),
+    onReloaded: (listener) => lifecycle.onReloaded(listener),
   });
   const ctx = createDispatchContext({
+    commands,
     library: options.wrap?.(library) ?? library,
+    corpus: lifecycle,
     config,
     logger,
-    ...(records.community ? { community: records.community } : {}),
+    community: records.community,
   });
   const bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
   return {
