@@ -72,8 +72,10 @@ describe('GIVEN a report longer than one Discord message', () => {
     expect(payloadViolations(finalizeReply(first))).toEqual([]);
     expect(first.embeds?.[0]?.footer?.text).toMatch(/^Page 1 of 3/);
     expect(first.embeds?.[0]?.description?.match(/\*\*\d+\.\*\*/g)).toHaveLength(8);
-    const buttons = (first.components?.[0] as { components: { custom_id: string; disabled: boolean }[] })
-      .components;
+    const row = first.components?.[0] as
+      | { components: { custom_id: string; disabled: boolean }[] }
+      | undefined;
+    const buttons = row?.components ?? [];
     expect(buttons.map((b) => [b.custom_id, b.disabled])).toEqual([
       ['gaps:page:-1:30', true],
       ['gaps:page:1:30', false],
