@@ -85,6 +85,15 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Where the running bot writes its process id, for `kill -HUP $(cat <file>)`. */
   PID_FILE: z.string().min(1).optional(),
+  /** Folder of the community database (votes, questions without coverage, watches). Empty stores nothing. */
+  DATA_DIR: z.string().default('.data'),
+  /** Store the text of questions asked (for `/gaps`); false keeps only counts, citations and votes. */
+  RECORD_QUESTIONS: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default('true')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  /** Days answers, votes and questions without coverage are kept; older ones are deleted daily. */
+  RECORD_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -95,7 +104,7 @@ export class ConfigError extends Error {
 }
 
 /** Variables whose empty value means something ("off"), rather than "not set". */
-const EMPTY_MEANS_OFF = new Set(['INDEX_CACHE_DIR']);
+const EMPTY_MEANS_OFF = new Set(['INDEX_CACHE_DIR', 'DATA_DIR']);
 
 /** Variables whose value is never repeated in a message. */
 const SECRET = new Set(['DISCORD_TOKEN']);
@@ -122,7 +131,8 @@ const ALLOWED: Partial<Record<keyof Config, string>> = {
 /** Reads and validates the environment; throws `ConfigError` listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings in .env mean "unset", as they do for most tools that read .env files; except where
-  // empty is documented to switch something off (`INDEX_CACHE_DIR=` disables the cache).
+  // empty is documented to switch something off (`INDEX_CACHE_DIR=` disables the cache, `DATA_DIR=`
+  // stores nothing).
   const present = Object.fromEntries(
     Object.entries(env).filter(([name, value]) => value !== '' || EMPTY_MEANS_OFF.has(name)),
   );

@@ -4,7 +4,9 @@ import { loadConfig } from './config.ts';
 import { createLogger } from './logging/logger.ts';
 import { enforceStopDeadline } from './stop-deadline.ts';
 import { runConsole } from './transports/console/console.ts';
+import { consolePoster } from './transports/console/console-poster.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
+import { restPoster } from './transports/rest-poster.ts';
 
 /**
  * `npm start`: with DISCORD_TOKEN, the bot on Discord's gateway; without it, the local console on
@@ -18,12 +20,21 @@ runMain('could not start', async () => {
   // At the console, where the log line is hidden, reading and indexing show as they go on stderr; its
   // one user, the operator, has no rate limit.
   const progress = interactive ? startProgress({ label: 'newsdesk' }) : undefined;
-  const app = await bootstrap({ config, logger, progress, rateLimited: !interactive });
+  const app = await bootstrap({
+    config,
+    logger,
+    progress,
+    rateLimited: !interactive,
+    poster: config.DISCORD_TOKEN
+      ? restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN })
+      : consolePoster(process.stdout),
+  });
 
   if (!config.DISCORD_TOKEN) {
     const running = await app.startLifecycle();
     await runConsole({ ctx: app.ctx, input: process.stdin, output: process.stdout });
     running.stop();
+    app.records.stop();
     return 0;
   }
 
@@ -39,7 +50,10 @@ runMain('could not start', async () => {
       logger.info('shutting down', { signal });
       enforceStopDeadline(signal, logger);
       running.stop();
-      void bot.stop().then(resolve);
+      void bot.stop().then(() => {
+        app.records.stop();
+        resolve();
+      });
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

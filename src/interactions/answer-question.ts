@@ -4,6 +4,11 @@ import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
 import { renderAnswer, renderNoCoverage } from './render/answer.ts';
 
+/** What an answer said, for whoever records it: the citations shown, or that nothing answered. */
+export type AnswerOutcome =
+  | { kind: 'answered'; citations: string[]; corpusVersion: string }
+  | { kind: 'no-coverage'; corpusVersion: string };
+
 /** What `/ask`, "More results" and "Find coverage" all do: ask the engine and render what it says. */
 export async function answerQuestion(
   engine: EngineView,
@@ -14,6 +19,8 @@ export async function answerQuestion(
     /** Article id to answer from (`/ask source:`). */
     sourceId?: string | null;
     subject?: string;
+    /** Hears what the answer said (not called when the request is refused). */
+    observe?: (outcome: AnswerOutcome) => void;
   },
 ): Promise<ReplyPayload> {
   const offset = request.offset ?? 0;
@@ -32,8 +39,14 @@ export async function answerQuestion(
   if (answer.results.length === 0) {
     if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
     const closest = await engine.closestHeadlinesAsync(request.question, 3);
+    request.observe?.({ kind: 'no-coverage', corpusVersion: engine.version });
     return renderNoCoverage(request.question, closest, source ?? null);
   }
+  request.observe?.({
+    kind: 'answered',
+    citations: answer.results.map((result) => result.citation),
+    corpusVersion: engine.version,
+  });
   return renderAnswer(answer, {
     question: request.question,
     limit: request.limit,

@@ -1,3 +1,4 @@
+import type { Community } from '../community/community.ts';
 import type { Config } from '../config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
@@ -19,6 +20,8 @@ export function createDispatchContext(options: {
   feeds?: FeedsAdministration;
   /** Every shard's status, for `/about`; see `CommandContext.peerStatuses`. */
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
+  /** The community database; omit to store nothing. */
+  community?: Community;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
   logger?: Logger;
   /** The commands to offer: start-up passes every command in `commands/index.ts`. */
@@ -52,5 +55,6 @@ export function createDispatchContext(options: {
     feeds: options.feeds,
     peerStatuses: options.peerStatuses,
     deferAfterMs: options.deferAfterMs,
+    community: options.community,
   };
 }

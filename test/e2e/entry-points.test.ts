@@ -30,6 +30,8 @@ function run(
       DISCORD_GUILD_ID: '',
       MODERATOR_ROLE_IDS: '',
       INDEX_CACHE_DIR: '',
+      // Nothing recorded into the repository's .data/ (an empty DATA_DIR stores nothing).
+      DATA_DIR: '',
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -145,7 +147,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     }).output;
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Registered 10 commands to guild/);
+    expect(stdout).toMatch(/^Registered 12 commands to guild/);
     const registered = discord.registered.get(
       `/applications/${ids.application}/guilds/${ids.guild}/commands`,
     ) as {
@@ -163,13 +165,16 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
         'cite',
         'corpus',
         'feeds',
+        'gaps',
         'reload',
         'sources',
+        'watches',
       ].sort(),
     );
     expect(registered.find((command) => command.name === 'Find coverage')?.type).toBe(3);
     expect(registered.find((command) => command.name === 'reload')?.default_member_permissions).toBe('32');
     expect(registered.find((command) => command.name === 'feeds')?.default_member_permissions).toBe('32');
+    expect(registered.find((command) => command.name === 'gaps')?.default_member_permissions).toBe('32');
     const put = discord.requests.find((request) => request.method === 'PUT');
     expect(put?.authorization).toBe(`Bot ${discord.token}`);
   });
@@ -182,8 +187,8 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     });
     const { scope, registered } = await deployCommands(config);
     expect(scope).toBe('globally');
-    expect(registered).toHaveLength(10);
-    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(10);
+    expect(registered).toHaveLength(12);
+    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(12);
   });
 
   it('deployCommands without an application id says which settings it needs', async () => {

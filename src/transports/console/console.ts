@@ -79,6 +79,7 @@ export async function runConsole(options: {
     userId: 'console',
     userName: 'console',
     guildId: 'console',
+    channelId: 'console',
     memberRoleIds: [...ctx.config.MODERATOR_ROLE_IDS],
     memberPermissions: ALL_PERMISSIONS,
   };

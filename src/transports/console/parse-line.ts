@@ -15,6 +15,7 @@ export interface ConsoleIdentity {
   userId: string;
   userName: string;
   guildId: string;
+  channelId?: string;
   memberRoleIds: string[];
   memberPermissions: bigint;
 }
