@@ -92,6 +92,32 @@ describe('answers from the seed corpus', () => {
     expect(engine.answer(question).results).toEqual([]);
   });
 
+  // Issue 10: questions the seed articles plainly answer, which hard rules used to turn away.
+  it('answers in "pounds" what the article writes with "£"', () => {
+    const [best] = engine.answer('How many pounds did a villager pay for a wall against migrants?').results;
+    expect(best?.article).toBe(TELEGRAPH);
+    expect(best?.quote).toContain('£1,800');
+  });
+
+  it('answers "when" with a span of months that has no day or year', () => {
+    const [best] = engine.answer('When did more migrants die than in the last six months of 2014?').results;
+    expect(best?.article).toBe(RENEWS);
+    expect(best?.quote).toContain('between June and July');
+  });
+
+  it('answers "how long" with a vague duration: "for years"', () => {
+    const [best] = engine.answer('How long has the English mafia been in the region?').results;
+    expect(best?.article).toBe(TETEGHEM);
+    expect(best?.quote).toContain('for years');
+  });
+
+  it('answers in "dollars" what the article writes with "$"', () => {
+    const results = engine.answer(
+      'How many dollars did the Syrian migrant spend to cross the Channel?',
+    ).results;
+    expect(results[0]?.quote).toContain('$4,700');
+  });
+
   it('never quotes page furniture', () => {
     for (const question of [
       'Photo EPA migrants Channel Tunnel fence',
