@@ -6,6 +6,7 @@ import MiniSearch, {
 } from 'minisearch';
 import type { Article, Corpus } from '../corpus/article.ts';
 import { TimeSlicer } from '../event-loop.ts';
+import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { analyze, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
@@ -149,6 +150,7 @@ export class Engine extends SearchEngine {
     model: RankingModel = RANKING_MODEL,
   ) {
     super(corpus, lookup);
+    prepareEntities();
     this.passageIndex = passageIndex;
     this.articleIndex = articleIndex;
     this.documentFrequency = documentFrequency;

@@ -1,5 +1,5 @@
-import model from 'wink-eng-lite-web-model';
-import winkNLP, { type ItemEntity, type ItemSentence, type WinkMethods } from 'wink-nlp';
+import { createRequire } from 'node:module';
+import type { ItemEntity, ItemSentence, WinkMethods } from 'wink-nlp';
 
 /** Kinds of fact a passage can state, as questions ask for them. */
 export type EntityKind = 'name' | 'date' | 'time' | 'duration' | 'money' | 'percent' | 'number' | 'ordinal';
@@ -48,8 +48,22 @@ export function entitiesOf(text: string): Entity[] {
   return entities;
 }
 
+// The English model takes about a second of CPU to load: not for every command that imports the
+// engine (a usage error), only for one that builds it (see `prepareEntities`).
+function loadNlp(): WinkMethods {
+  const require = createRequire(import.meta.url);
+  const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
+  const model = require('wink-eng-lite-web-model') as Parameters<typeof winkNLP>[0];
+  return winkNLP(model, ['sbd', 'pos', 'ner']);
+}
+
+/** Readies the language model (a second or so on a busy machine), so the first question does not wait for it. */
+export function prepareEntities(): void {
+  entitiesOf('Ready on 1 May.');
+}
+
 function recognise(text: string): Entity[] {
-  nlp ??= winkNLP(model, ['sbd', 'pos', 'ner']);
+  nlp ??= loadNlp();
   const its = nlp.its;
   const doc = nlp.readDoc(text);
   const values = doc.tokens().out(its.value);
