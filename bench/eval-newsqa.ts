@@ -81,9 +81,7 @@ for (const corpusName of corpusOrder) {
 
 log('');
 // Read by set: each run's engines side by side.
-log(
-  qualityTable([...reports].sort((a, b) => runs.indexOf(a.run as RunName) - runs.indexOf(b.run as RunName))),
-);
+log(qualityTable([...reports].sort((a, b) => runs.indexOf(a.run) - runs.indexOf(b.run))));
 log('');
 log('empty: share answered with no results ("No coverage found"); quote: among rank-1 hits, share whose');
 log(
