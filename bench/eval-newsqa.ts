@@ -71,19 +71,19 @@ for (const corpusName of corpusOrder) {
     for (const run of corpusRuns) {
       const halves = summarizeHalves(await evaluateRun(index, run));
       reports.push({ run, corpus: corpusName, engine: engine.name, halves });
-      const { all } = halves;
-      log(
-        `    ${run.padEnd(15)} hit@1 ${all.hitAt1?.toFixed(3) ?? '-'}  hit@5 ${all.hitAt5?.toFixed(3) ?? '-'}  empty ${all.empty.toFixed(3)}`,
-      );
+      // Each run's figures as soon as they exist, so a long run that is stopped still reports.
+      const brief = (half: 'tune' | 'test') => {
+        const { hitAt1, hitAt3, hitAt5, empty } = halves[half];
+        return `${half} hit@1 ${hitAt1?.toFixed(3) ?? '-'} hit@3 ${hitAt3?.toFixed(3) ?? '-'} hit@5 ${hitAt5?.toFixed(3) ?? '-'} empty ${empty.toFixed(3)}`;
+      };
+      log(`    ${run.padEnd(15)} ${brief('tune')}  |  ${brief('test')}`);
     }
   }
 }
 
 log('');
 // Read by set: each run's engines side by side.
-log(
-  qualityTable([...reports].sort((a, b) => runs.indexOf(a.run as RunName) - runs.indexOf(b.run as RunName))),
-);
+log(qualityTable([...reports].sort((a, b) => runs.indexOf(a.run) - runs.indexOf(b.run))));
 log('');
 log('empty: share answered with no results ("No coverage found"); quote: among rank-1 hits, share whose');
 log(

@@ -13,10 +13,12 @@ import { parseArgs } from 'node:util';
 import { loadCorpus, makeCorpus } from '../src/corpus/load-corpus.ts';
 import { Library } from '../src/library.ts';
 import { AuditLog } from '../src/lifecycle/audit-log.ts';
-import { type StartedEngine, startEngine, startWorkerEngine } from '../src/lifecycle/fast-start.ts';
-import { IndexCache } from '../src/lifecycle/index-cache.ts';
+import { CorpusLifecycle } from '../src/lifecycle/corpus-lifecycle.ts';
 import type { ReloadProgress } from '../src/lifecycle/reloader.ts';
-import { WorkerEngine } from '../src/lifecycle/worker-engine.ts';
+import { silentLogger } from '../src/logging/logger.ts';
+import { type StartedEngine, startEngine, startWorkerEngine } from '../src/search/index-cache/fast-start.ts';
+import { IndexCache } from '../src/search/index-cache/index-cache.ts';
+import { WorkerEngine } from '../src/search/index-threads/worker-engine.ts';
 import type { SearchEngine } from '../src/search/search-engine.ts';
 import { SCALE_FILES, SHARED_DATA, scaleCorpusFolder } from './lib/scale-corpus.ts';
 
@@ -119,7 +121,12 @@ function fmt(ms: number): string {
 const QUESTION_GAP_MS = 40;
 
 /** Adds one article to the folder and reloads, probing the event loop; optionally answering questions meanwhile. */
-async function timedReload(library: Library, folder: string, fileName: string, withQuestions: boolean) {
+async function timedReload(
+  { library, lifecycle }: { library: Library; lifecycle: CorpusLifecycle },
+  folder: string,
+  fileName: string,
+  withQuestions: boolean,
+) {
   await writeFile(
     path.join(folder, fileName),
     `---\ntitle: Benchmark article ${fileName}\n---\n\nA paragraph added so that the reload has something to index.\n`,
@@ -148,7 +155,7 @@ async function timedReload(library: Library, folder: string, fileName: string, w
   };
   if (withQuestions) asking = setTimeout(ask, QUESTION_GAP_MS);
   const started = performance.now();
-  const outcome = await library.reload({
+  const outcome = await lifecycle.reload({
     trigger: 'command',
     onProgress: (progress: ReloadProgress) => {
       phase = progress.phase;
@@ -198,28 +205,27 @@ async function main(): Promise<void> {
     const readMs = performance.now() - t;
 
     // 3. A reload while questions are being answered, with one new article in the folder.
-    const library = new Library(warm.engine, {
+    const library = new Library(warm.engine);
+    const lifecycle = new CorpusLifecycle(library, {
       corpusPath: folder,
-      lifecycle: {
-        audit: new AuditLog({ writeLine: () => undefined }),
-        // As openLibrary sets it up for INDEX_THREAD=worker: the new index is built, and saved, in a new worker.
-        ...(inWorker
-          ? {
-              index: async (corpus, onProgress) =>
-                (await WorkerEngine.start({ corpusPath: folder, corpus, cache, onProgress })).engine,
-            }
-          : {}),
-      },
+      audit: new AuditLog({ logger: silentLogger }),
+      // As openLibrary sets it up for INDEX_THREAD=worker: the new index is built, and saved, in a new worker.
+      ...(inWorker
+        ? {
+            index: async (corpus, onProgress) =>
+              (await WorkerEngine.start({ corpusPath: folder, corpus, cache, onProgress })).engine,
+          }
+        : {}),
     });
     // A bot reloads long after it started: the garbage of this benchmark's own start-ups (a discarded
     // engine, the 80 MB cache text, a corpus read only to be timed) would otherwise be collected during
     // the timed reload and charged to it. `npm run bench:reload` runs with --expose-gc for this.
     (globalThis as { gc?: () => void }).gc?.();
     // 3a. A reload with nothing else running: every stall the probe sees is the reload's own.
-    const stall = await timedReload(library, folder, 'bench-added-1.md', false);
+    const stall = await timedReload({ library, lifecycle }, folder, 'bench-added-1.md', false);
     step(`reload ${fmt(stall.reloadMs)}`);
     // 3b. A reload while questions arrive every few milliseconds: none may fail.
-    const flood = await timedReload(library, folder, 'bench-added-2.md', true);
+    const flood = await timedReload({ library, lifecycle }, folder, 'bench-added-2.md', true);
     const { max, maxBusy, stalls } = stall;
     const reloadMs = stall.reloadMs;
     const outcome = stall.outcome;

@@ -2,7 +2,6 @@ import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import type { Command } from '../src/interactions/command.ts';
 import { renderAbout } from '../src/interactions/render/status.ts';
-import { lifecycleOf } from '../src/lifecycle/corpus-lifecycle.ts';
 
 const AboutOptions = z.object({});
 
@@ -14,8 +13,7 @@ export default {
   async execute(ctx) {
     const engine = ctx.library.engine;
     // Under the ShardingManager, ask every shard what it serves (shards that do not answer are left out).
-    const lifecycle = lifecycleOf(ctx.library);
-    const shards = lifecycle?.shards ? await lifecycle.corpusVersions() : undefined;
+    const shards = await ctx.peerStatuses?.();
     return renderAbout({
       articles: engine.articles().length,
       passages: engine.passageCount,

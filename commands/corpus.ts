@@ -1,9 +1,11 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
+import { ARTICLE_FILE_FORMATS } from '../src/corpus/formats/index.ts';
+import { CorpusStoreError } from '../src/corpus-editing/corpus-store.ts';
+import { AttachmentDownloadError, downloadAttachment } from '../src/corpus-editing/download-attachment.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
-import type { Actor } from '../src/lifecycle/audit-log.ts';
-import { type CorpusLifecycle, lifecycleOf } from '../src/lifecycle/corpus-lifecycle.ts';
+import type { CorpusAdministration } from '../src/interactions/library-view.ts';
 import {
   CORPUS_BUTTONS,
   renderAddPreview,
@@ -12,9 +14,8 @@ import {
   renderEditOutcome,
   renderRemovePreview,
   renderWriteRefused,
-} from '../src/lifecycle/corpus-replies.ts';
-import { CorpusStoreError } from '../src/lifecycle/corpus-store.ts';
-import { AttachmentDownloadError, downloadAttachment } from '../src/lifecycle/download-attachment.ts';
+} from '../src/interactions/render/corpus.ts';
+import type { Actor } from '../src/lifecycle/audit-log.ts';
 
 const Attachment = z.object({
   kind: z.literal('attachment'),
@@ -39,11 +40,18 @@ export default {
     .addSubcommand((sub) =>
       sub
         .setName('add')
-        .setDescription('Add an article (or replace the one with the same file name) from a .md or .txt file')
+        .setDescription(
+          `Add an article (or replace the one with the same file name) from a ${either(ARTICLE_FILE_FORMATS.map((f) => f.extensions[0] ?? ''))} file`,
+        )
         .addAttachmentOption((o) =>
           o
             .setName('file')
-            .setDescription('Markdown with front matter, or text with the headline first')
+            .setDescription(
+              either(
+                ARTICLE_FILE_FORMATS.map((f) => f.description),
+                ', or ',
+              ),
+            )
             .setRequired(true),
         ),
     )
@@ -64,14 +72,14 @@ export default {
   access: 'moderators',
   isPrivate: () => true,
   async execute(ctx, options, interaction) {
-    const lifecycle = requireLifecycle(ctx);
+    const corpus = requireCorpus(ctx);
     const actor = actorOf(interaction);
     return withUserErrors(async () => {
       if (options.subcommand === 'remove') {
-        const { token, prepared } = lifecycle.editor.previewRemove(actor, options.id);
+        const { token, prepared } = corpus.editor.previewRemove(actor, options.id);
         return renderRemovePreview(prepared.article, prepared.fileName, token);
       }
-      const maxBytes = lifecycle.store.maxBytes;
+      const maxBytes = corpus.maxArticleBytes;
       if (options.file.size > maxBytes) {
         throw new UserError(
           'too-large',
@@ -79,7 +87,7 @@ export default {
         );
       }
       const bytes = await downloadAttachment(options.file.url, { maxBytes });
-      const { token, prepared } = await lifecycle.editor.previewAdd(actor, options.file.filename, bytes);
+      const { token, prepared } = await corpus.editor.previewAdd(actor, options.file.filename, bytes);
       return renderAddPreview(prepared.kind, prepared.article, prepared.fileName, token);
     });
   },
@@ -96,9 +104,9 @@ export default {
       // once, show progress on the preview, and end by editing it with the outcome.
       defer: 'always',
       async execute(ctx, args, interaction, progress) {
-        const lifecycle = requireLifecycle(ctx);
+        const corpus = requireCorpus(ctx);
         try {
-          const outcome = await lifecycle.editor.confirm(actorOf(interaction), args.join(':'), {
+          const outcome = await corpus.editor.confirm(actorOf(interaction), args.join(':'), {
             onProgress: (step) => progress(renderApplying(step, interaction.message.embeds)),
           });
           return { update: renderEditOutcome(outcome) };
@@ -113,19 +121,25 @@ export default {
     [CORPUS_BUTTONS.cancel]: {
       access: 'moderators',
       execute(ctx, args, interaction) {
-        requireLifecycle(ctx).editor.cancel(actorOf(interaction), args.join(':'));
+        requireCorpus(ctx).editor.cancel(actorOf(interaction), args.join(':'));
         return { update: renderCancelled() };
       },
     },
   },
 } satisfies Command<typeof Options>;
 
-function requireLifecycle(ctx: CommandContext): CorpusLifecycle {
-  const lifecycle = lifecycleOf(ctx.library);
-  if (!lifecycle) {
+function requireCorpus(ctx: CommandContext): CorpusAdministration {
+  if (!ctx.corpus) {
     throw new UserError('corpus-read-only', 'This bot was started without a corpus folder it can edit.');
   }
-  return lifecycle;
+  return ctx.corpus;
+}
+
+/** `a or b`, `a, b or c`: the formats `/corpus add` accepts, for its help text. */
+function either(items: readonly string[], lastSeparator = ' or '): string {
+  return items.length < 2
+    ? items.join('')
+    : `${items.slice(0, -1).join(', ')}${lastSeparator}${items.at(-1)}`;
 }
 
 /** Who is editing, for the audit log: the id decides, the name is for people reading it. */

@@ -2,8 +2,7 @@ import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from
 import { z } from 'zod';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
-import { isReloadable } from '../src/interactions/library-view.ts';
-import { renderReloadOutcome, renderReloadProgress } from '../src/interactions/render/status.ts';
+import { renderReloadOutcome, renderReloadProgress } from '../src/interactions/render/reload.ts';
 
 const ReloadOptions = z.object({});
 
@@ -23,10 +22,9 @@ export default {
   defer: 'always',
   isPrivate: () => true,
   async execute(ctx, _options, interaction, progress) {
-    const library = ctx.library;
-    if (!isReloadable(library))
+    if (!ctx.corpus)
       throw new UserError('reload-unavailable', 'This bot cannot reload its corpus while running.');
-    const outcome = await library.reload({
+    const outcome = await ctx.corpus.reload({
       trigger: 'command',
       actor: { id: interaction.userId, name: interaction.userName ?? interaction.userId },
       onProgress: (step) => progress(renderReloadProgress(step)),

@@ -1,8 +1,6 @@
-import { ConfigError, loadConfig } from './config.ts';
-import { CorpusError } from './corpus/load-corpus.ts';
-import { createDispatchContext } from './interactions/context.ts';
-import { createLogger } from './interactions/logger.ts';
-import { openLibrary, startLifecycle } from './lifecycle/start-lifecycle.ts';
+import { bootstrap, runMain } from './bootstrap.ts';
+import { loadConfig } from './config.ts';
+import { createLogger } from './logging/logger.ts';
 import { runConsole } from './transports/console/console.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
 
@@ -10,49 +8,35 @@ import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
  * `npm start`: with DISCORD_TOKEN, the bot on Discord's gateway; without it, the local console on
  * the bundled corpus. A bad setting or an invalid corpus stops start-up with a message saying what to fix.
  */
-async function main(): Promise<number> {
+runMain('could not start', async () => {
   const config = loadConfig();
   const interactive = !config.DISCORD_TOKEN;
   // At the console, info lines would interleave with answers; only warnings and errors go to stderr.
   const logger = createLogger(interactive && config.LOG_LEVEL !== 'debug' ? 'warn' : config.LOG_LEVEL);
-  // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
-  const library = await openLibrary({ config, logger });
-  const ctx = createDispatchContext({ library, config, logger });
+  const app = await bootstrap({ config, logger });
 
   if (!config.DISCORD_TOKEN) {
-    const lifecycle = await startLifecycle({ library, config, logger });
-    await runConsole({ ctx, input: process.stdin, output: process.stdout });
-    lifecycle.stop();
+    const running = await app.startLifecycle();
+    await runConsole({ ctx: app.ctx, input: process.stdin, output: process.stdout });
+    running.stop();
     return 0;
   }
 
-  process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
-  const bot = await startGatewayBot({ token: config.DISCORD_TOKEN, apiBase: config.DISCORD_API_BASE, ctx });
-  // SIGHUP and WATCH_CORPUS reloads, index persistence, the audit channel, and (under the
-  // ShardingManager, which runs this file per shard) corpus changes reaching every shard.
-  const lifecycle = await startLifecycle({ library, config, logger, client: bot.client });
+  const bot = await startGatewayBot({
+    token: config.DISCORD_TOKEN,
+    apiBase: config.DISCORD_API_BASE,
+    ctx: app.ctx,
+  });
+  // The ShardingManager runs this file per shard: the client tells the lifecycle it is one.
+  const running = await app.startLifecycle(bot.client);
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       logger.info('shutting down', { signal });
-      lifecycle.stop();
+      running.stop();
       void bot.stop().then(resolve);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   return 0;
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof CorpusError) {
-      process.stderr.write(`newsdesk: ${error.message}\n`);
-    } else {
-      process.stderr.write(
-        `newsdesk: could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-    }
-    process.exit(1);
-  },
-);
+});

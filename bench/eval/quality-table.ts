@@ -1,10 +1,11 @@
 import { formatTable } from '../lib/format-table.ts';
 import type { Summary } from './outcome.ts';
 import type { Half } from './question-set.ts';
+import type { RunName } from './runs.ts';
 
 /** The figures of one engine on one run (question set over a corpus). */
 export interface RunReport {
-  run: string;
+  run: RunName;
   corpus: string;
   engine: string;
   halves: Record<Half | 'all', Summary>;

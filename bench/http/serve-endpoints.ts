@@ -8,12 +8,13 @@ import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { commands } from '../../commands/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
-import { createLogger } from '../../src/interactions/logger.ts';
 import { Library } from '../../src/library.ts';
-import { startWorkerEngine } from '../../src/lifecycle/fast-start.ts';
-import { IndexCache } from '../../src/lifecycle/index-cache.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { startWorkerEngine } from '../../src/search/index-cache/fast-start.ts';
+import { IndexCache } from '../../src/search/index-cache/index-cache.ts';
 import { createInteractionServer } from '../../src/transports/http/server.ts';
 import { publicKeyFromHex } from '../../src/transports/http/verify-signature.ts';
 import { scaleCorpusFolder } from '../lib/scale-corpus.ts';
@@ -59,7 +60,7 @@ const endpoint = createInteractionServer({
   publicKey: publicKeyHex,
   library,
   apiBase: config.DISCORD_API_BASE,
-  context: createDispatchContext({ library, config, logger: createLogger('warn') }),
+  context: createDispatchContext({ commands, library, config, logger: createLogger('warn') }),
 });
 const bare = createBareEndpoint(publicKeyFromHex(publicKeyHex));
 const seedPath = join(import.meta.dirname, '..', '..', 'corpus');
@@ -68,7 +69,7 @@ const seed = createInteractionServer({
   publicKey: publicKeyHex,
   library: seedLibrary,
   apiBase: config.DISCORD_API_BASE,
-  context: createDispatchContext({ library: seedLibrary, config, logger: createLogger('warn') }),
+  context: createDispatchContext({ commands, library: seedLibrary, config, logger: createLogger('warn') }),
 });
 
 send({

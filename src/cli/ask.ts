@@ -19,7 +19,9 @@ Options:
 `;
 
 /** A mistake in how the command was called: reported with the usage, exit code 2. */
-class UsageError extends Error {}
+class UsageError extends Error {
+  override name = 'UsageError';
+}
 
 function parse(argv: string[]) {
   let parsed: ReturnType<typeof parseOptions>;

@@ -1,21 +1,14 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { TimeSlicer, yieldToEventLoop } from '../event-loop.ts';
+import { join } from 'node:path';
+import { yieldToEventLoop } from '../event-loop.ts';
 import type { Article, Corpus } from './article.ts';
-import { ARTICLE_EXTENSIONS, buildArticle, makeCorpusAsync, parseArticleFile } from './parse-article.ts';
+import { formatOf } from './formats/index.ts';
+import { makeCorpusAsync, parseArticleFile } from './parse-article.ts';
 import { CorpusError, type CorpusProblem } from './problems.ts';
 
 export { makeCorpus, makeCorpusAsync, parseArticleFile } from './parse-article.ts';
 
 export { CorpusError, type CorpusProblem, formatProblem } from './problems.ts';
-
-/**
- * Metadata read from a JSON Lines record (the shape of `../shared/data/*\/*.jsonl`); other fields are
- * ignored. Newswire dumps hold headline-only items (empty `text`: an article with no passages), items
- * without a headline (the first line of `text` stands in, as in a `.txt` file) and empty records
- * (skipped: there is nothing to cite).
- */
-const JSONL_FIELDS = ['title', 'publisher', 'url', 'published', 'author', 'language'] as const;
 
 /** Bytes decoded between two yields to the event loop: a 20 MB newswire dump must not stall the bot. */
 const DECODE_SLICE_BYTES = 1 << 20;
@@ -44,69 +37,11 @@ async function decodeLines(file: string, bytes: Uint8Array): Promise<string[]> {
   return lines;
 }
 
-/** Parses the lines of a JSON Lines file of `{id, title, text, ...}` records, or lists every problem. */
-export async function parseJsonl(file: string, lines: readonly string[]): Promise<Article[]> {
-  const articles: Article[] = [];
-  const problems: CorpusProblem[] = [];
-  // A large import must not stall the bot: parse in slices of a few milliseconds.
-  const slicer = new TimeSlicer();
-  for (const [i, line] of lines.entries()) {
-    await slicer.pause();
-    if (line.trim() === '') continue;
-    const lineNumber = i + 1;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      problems.push({ file, line: lineNumber, message: 'not valid JSON' });
-      continue;
-    }
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-      problems.push({ file, line: lineNumber, message: 'record must be a JSON object' });
-      continue;
-    }
-    const fields = record as Record<string, unknown>;
-    const id = typeof fields.id === 'number' ? String(fields.id) : fields.id;
-    if (typeof id !== 'string') {
-      problems.push({ file, line: lineNumber, message: 'id is required (a string or number)' });
-      continue;
-    }
-    if (typeof fields.text !== 'string') {
-      problems.push({ file, line: lineNumber, message: 'text is required (a string)' });
-      continue;
-    }
-    const meta = Object.fromEntries(
-      JSONL_FIELDS.filter((key) => fields[key] != null).map((key) => [key, fields[key]]),
-    );
-    const body = fields.text;
-    if (meta.title === undefined || meta.title === '') {
-      const lines = body.split('\n').map((l) => l.trim());
-      const first = lines.findIndex((l) => l !== '');
-      if (first < 0) continue;
-      meta.title = lines[first]!.slice(0, 300);
-    }
-    try {
-      articles.push(
-        buildArticle(id, `${file}:${lineNumber}`, meta, body, {
-          file,
-          keyLines: new Map(JSONL_FIELDS.map((key) => [key, lineNumber])),
-          bodyLine: lineNumber,
-          emptyBodyAllowed: true,
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof CorpusError)) throw error;
-      problems.push(...error.problems.map((problem) => ({ ...problem, line: lineNumber })));
-    }
-  }
-  if (problems.length > 0) throw new CorpusError(problems);
-  return articles;
-}
-
 async function readSource(path: string, name: string): Promise<Article[]> {
   const lines = await decodeLines(name, await readFile(path));
-  return extname(name).toLowerCase() === '.jsonl'
-    ? await parseJsonl(name, lines)
+  const format = formatOf(name);
+  return format?.kind === 'bulk'
+    ? await format.parse(name, lines)
     : [parseArticleFile(name, lines.join('\n'))];
 }
 
@@ -115,14 +50,12 @@ async function readSource(path: string, name: string): Promise<Article[]> {
  * articles to hidden temporary files before renaming them into place.
  */
 export function isCorpusFile(name: string): boolean {
-  if (name.startsWith('.')) return false;
-  const extension = extname(name).toLowerCase();
-  return extension === '.jsonl' || (ARTICLE_EXTENSIONS as readonly string[]).includes(extension);
+  return !name.startsWith('.') && formatOf(name) !== undefined;
 }
 
 /**
- * Loads and validates a whole corpus: a folder of article files (`.md`, `.txt`, `.jsonl`) or one
- * `.jsonl` file. Throws `CorpusError` listing every problem in every file; never returns part of a
+ * Loads and validates a whole corpus: a folder of files in the formats of `formats/` (Markdown, plain
+ * text, JSON Lines) or one such file. Throws `CorpusError` listing every problem in every file; never returns part of a
  * corpus.
  */
 export async function loadCorpus(path: string): Promise<Corpus> {

@@ -35,5 +35,3 @@ export const ArticleMetaSchema = z.strictObject({
     .regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or fr-FR')
     .optional(),
 });
-
-export type ArticleMetaInput = z.infer<typeof ArticleMetaSchema>;

@@ -7,6 +7,7 @@ import type {
 } from 'discord.js';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
+import type { Logger } from '../logging/logger.ts';
 import type {
   AutocompleteChoice,
   AutocompleteIncoming,
@@ -15,8 +16,7 @@ import type {
   MessageContextMenuIncoming,
   ReplyPayload,
 } from './incoming.ts';
-import type { LibraryView } from './library-view.ts';
-import type { Logger } from './logger.ts';
+import type { CorpusAdministration, LibraryView, PeerStatus } from './library-view.ts';
 
 /** What every command handler may use. Commands know nothing of transports. */
 export interface CommandContext {
@@ -28,6 +28,13 @@ export interface CommandContext {
   startedAt: Date;
   /** Clock, for tests. */
   now(): Date;
+  /** Reloading and editing the corpus; absent when this bot cannot (`/reload` and `/corpus` say so). */
+  corpus?: CorpusAdministration;
+  /**
+   * What every shard serves, for `/about`; resolves to `undefined` when this process is not one of
+   * several shards (the console, the HTTP endpoint, an unsharded gateway bot).
+   */
+  peerStatuses?: () => Promise<PeerStatus[] | undefined>;
 }
 
 /** Who may run a command or press a button. */

@@ -1,9 +1,8 @@
-import { commands as allCommands } from '../../commands/index.ts';
 import type { Config } from '../config.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
 import type { DispatchContext } from './dispatch.ts';
-import type { LibraryView } from './library-view.ts';
-import { createLogger, type Logger } from './logger.ts';
+import type { CorpusAdministration, LibraryView, PeerStatus } from './library-view.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { CommandRegistry } from './registry.ts';
 
@@ -14,10 +13,14 @@ import { CommandRegistry } from './registry.ts';
 export function createDispatchContext(options: {
   library: LibraryView;
   config: Config;
+  /** Reloading and editing the corpus (a `CorpusLifecycle`); omit for a bot that cannot. */
+  corpus?: CorpusAdministration;
+  /** Every shard's status, for `/about`; see `CommandContext.peerStatuses`. */
+  peerStatuses?: () => Promise<PeerStatus[] | undefined>;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
   logger?: Logger;
-  /** @default every command in `commands/index.ts` */
-  commands?: readonly AnyCommand[];
+  /** The commands to offer: start-up passes every command in `commands/index.ts`. */
+  commands: readonly AnyCommand[];
   /** @default Date.now */
   now?: () => number;
   /** @default 2000 */
@@ -30,12 +33,14 @@ export function createDispatchContext(options: {
     logger: options.logger ?? createLogger(options.config.LOG_LEVEL),
     startedAt: new Date(now()),
     now: () => new Date(now()),
-    commands: new CommandRegistry(options.commands ?? allCommands),
+    commands: new CommandRegistry(options.commands),
     rateLimiter: new RateLimiter({
       limit: options.config.RATE_LIMIT_QUESTIONS,
       windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
       now,
     }),
-    ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
+    corpus: options.corpus,
+    peerStatuses: options.peerStatuses,
+    deferAfterMs: options.deferAfterMs,
   };
 }

@@ -28,7 +28,6 @@ export interface DispatchContext extends CommandContext {
 
 /** How far one interaction has been acknowledged, which decides where its answer (or error) goes. */
 interface Acknowledgement {
-  acknowledged: boolean;
   /** Deferred with `defer` (a "thinking…" reply); the answer edits it. */
   deferred: boolean;
   deferredPublicly: boolean;
@@ -40,7 +39,7 @@ interface Acknowledgement {
 export interface DispatchOutcome {
   /** Command name, button prefix, or `unknown`. */
   name: string;
-  outcome: 'ok' | 'user-error' | 'error' | 'ignored';
+  outcome: 'ok' | 'user-error' | 'error';
   /** The UserError code when `outcome` is `user-error`. */
   code?: string;
 }
@@ -60,7 +59,6 @@ export async function dispatchInteraction(
   ctx: DispatchContext,
 ): Promise<DispatchOutcome> {
   const state: Acknowledgement = {
-    acknowledged: false,
     deferred: false,
     deferredPublicly: false,
     deferredUpdate: false,
@@ -74,7 +72,6 @@ export async function dispatchInteraction(
         break;
       case 'autocomplete':
         await runAutocomplete(incoming, responder, ctx);
-        state.acknowledged = true;
         break;
       case 'button':
         await runButton(incoming, responder, ctx, state);
@@ -150,7 +147,6 @@ async function runCommand(
   );
   if (state.deferred) await responder.editReply(finish(reply));
   else await responder.reply(finish(reply));
-  state.acknowledged = true;
 }
 
 /**
@@ -280,7 +276,6 @@ async function runButton(
     const payload = finalizeReply(result.reply);
     await (state.deferredUpdate ? followUp(responder, payload) : responder.reply(payload));
   }
-  state.acknowledged = true;
 }
 
 function checkAccess(

@@ -1,4 +1,5 @@
 import type { Article, Passage } from '../corpus/article.ts';
+import type { CorpusEditor } from '../corpus-editing/corpus-editor.ts';
 import type { ReloadOutcome, ReloadRequest } from '../lifecycle/reloader.ts';
 import type { Answer, AnswerOptions } from '../search/answer.ts';
 
@@ -32,14 +33,23 @@ export interface LibraryView {
 }
 
 /**
- * A library that can reload its corpus (`Library.reload`, from the corpus-lifecycle work). Declared
- * apart from `LibraryView` so a library without it (a test double, an older build) still serves every
- * other command; `/reload` checks for it at run time.
+ * Corpus administration, for the commands that reload or edit the corpus (`/reload`, `/corpus`). Start-up
+ * puts one (a `CorpusLifecycle`) in the command context when the bot serves a corpus it can reload;
+ * without one those commands say so.
  */
-export interface Reloadable {
+export interface CorpusAdministration {
+  /** Never overlaps another reload and never swaps in a corpus that failed validation. */
   reload(request?: ReloadRequest): Promise<ReloadOutcome>;
+  /** The two-step add / replace / remove: preview, then confirm or cancel. */
+  readonly editor: Pick<CorpusEditor, 'previewAdd' | 'previewRemove' | 'confirm' | 'cancel'>;
+  /** The largest article file accepted, in bytes. */
+  readonly maxArticleBytes: number;
 }
 
-export function isReloadable(library: LibraryView): library is LibraryView & Reloadable {
-  return typeof (library as Partial<Reloadable>).reload === 'function';
+/** What one process serves, as `/about` lists it when the bot runs as several shards. */
+export interface PeerStatus {
+  shard: number;
+  version: string;
+  articles: number;
+  passages: number;
 }

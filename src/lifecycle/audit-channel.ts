@@ -9,7 +9,7 @@ export function auditChannelSink(client: Client, channelId: string): AuditSink {
   return async (entry) => {
     const channel = await client.channels.fetch(channelId);
     if (!channel?.isSendable())
-      throw new Error(`audit channel ${channelId} is not a channel the bot can post in`);
+      throw new Error(`auditChannelSink: channel ${channelId} is not a channel the bot can post in`);
     await channel.send({ content: formatAuditEntry(entry), allowedMentions: { parse: [] } });
   };
 }

@@ -1,3 +1,5 @@
+import { createLogger, type Logger } from '../logging/logger.ts';
+
 /** Who asked for a corpus change. `system` stands for SIGHUP, the folder watch and other shards. */
 export interface Actor {
   /** Discord user id, or `system`. */
@@ -34,15 +36,10 @@ export type AuditSink = (entry: AuditEntry) => void | Promise<void>;
 /** Options of {@link AuditLog}. */
 export interface AuditLogOptions {
   /**
-   * Where the structured log line (one JSON object per entry) goes.
-   * @default a line on stderr
+   * Where each entry is logged (`corpus change`, at info) and a failing sink reported.
+   * @default a logger on stderr
    */
-  writeLine?: (line: string) => void;
-  /**
-   * Takes over logging each entry (e.g. through the bot's logger); `writeLine` is then used only for
-   * sink failures.
-   */
-  log?: (entry: AuditEntry) => void;
+  logger?: Logger;
 }
 
 /**
@@ -50,13 +47,11 @@ export interface AuditLogOptions {
  * gateway registers one that posts to AUDIT_CHANNEL_ID). Recording never fails the change itself.
  */
 export class AuditLog {
-  readonly #writeLine: (line: string) => void;
-  readonly #log: ((entry: AuditEntry) => void) | undefined;
+  readonly #logger: Logger;
   readonly #sinks = new Set<AuditSink>();
 
   constructor(options: AuditLogOptions = {}) {
-    this.#writeLine = options.writeLine ?? ((line) => process.stderr.write(`${line}\n`));
-    this.#log = options.log;
+    this.#logger = options.logger ?? createLogger();
   }
 
   /** Adds a sink; returns a function that removes it. */
@@ -68,22 +63,13 @@ export class AuditLog {
   /** Logs the entry and waits for every sink (a failing sink is logged, never rethrown). */
   async record(entry: Omit<AuditEntry, 'at'> & { at?: string }): Promise<AuditEntry> {
     const full: AuditEntry = { ...entry, at: entry.at ?? new Date().toISOString() };
-    // The same shape as the interaction layer's logger lines, so one log pipeline reads both.
-    if (this.#log) this.#log(full);
-    else this.#writeLine(JSON.stringify({ time: full.at, level: 'info', message: 'corpus change', ...full }));
+    this.#logger.info('corpus change', { ...full });
     await Promise.all(
       [...this.#sinks].map(async (sink) => {
         try {
           await sink(full);
         } catch (error) {
-          this.#writeLine(
-            JSON.stringify({
-              time: new Date().toISOString(),
-              level: 'warn',
-              message: 'audit sink failed',
-              error: String(error),
-            }),
-          );
+          this.#logger.warn('audit sink failed', { error: String(error) });
         }
       }),
     );

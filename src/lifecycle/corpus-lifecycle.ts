@@ -1,8 +1,9 @@
+import { CorpusEditor } from '../corpus-editing/corpus-editor.ts';
+import { CorpusStore } from '../corpus-editing/corpus-store.ts';
+import type { CorpusAdministration } from '../interactions/library-view.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
-import type { ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { AuditLog } from './audit-log.ts';
-import { CorpusEditor } from './corpus-editor.ts';
-import { CorpusStore } from './corpus-store.ts';
 import {
   type EngineSlot,
   Reloader,
@@ -25,8 +26,8 @@ export interface CorpusLifecycleOptions {
   sliceSize?: number;
   /** @default MAX_ARTICLE_BYTES (512 KiB) */
   maxArticleBytes?: number;
-  /** Where warnings go. @default stderr */
-  writeLine?: (line: string) => void;
+  /** Where the audit entries (unless `audit` is given) and warnings go. @default a logger on stderr */
+  logger?: Logger;
   /** Reads and validates the corpus; tests slow it down. @default loadCorpus */
   load?: ReloaderOptions['load'];
   /** Indexes a reloaded corpus; see `ReloaderOptions.index`. @default on this thread, in slices */
@@ -38,33 +39,32 @@ export interface CorpusLifecycleOptions {
 /**
  * Everything that changes the corpus of one `Library` while it serves: reloads (from `/reload`, SIGHUP,
  * the folder watch, other shards) and moderators' edits, with an audit entry for each. Listeners hear
- * of every swap, to persist the new index or tell other shards.
+ * of every swap, to persist the new index or tell other shards. Start-up assembles one around the
+ * library and hands it to the commands as their `corpus` capability.
  */
-export class CorpusLifecycle {
+export class CorpusLifecycle implements CorpusAdministration {
   readonly audit: AuditLog;
   readonly reloader: Reloader;
   readonly editor: CorpusEditor;
   readonly store: CorpusStore;
   readonly #listeners = new Set<ReloadListener>();
-  /** Set when running as a shard: asks every shard what it serves (for /about). */
-  shards: ShardCoordinator | undefined;
 
   constructor(slot: EngineSlot, options: CorpusLifecycleOptions) {
-    this.audit = options.audit ?? new AuditLog(options.writeLine ? { writeLine: options.writeLine } : {});
+    this.audit = options.audit ?? new AuditLog({ logger: options.logger });
     this.reloader = new Reloader({
       corpusPath: options.corpusPath,
       slot,
       audit: this.audit,
-      ...(options.sliceSize === undefined ? {} : { sliceSize: options.sliceSize }),
-      ...(options.writeLine === undefined ? {} : { writeLine: options.writeLine }),
-      ...(options.load === undefined ? {} : { load: options.load }),
-      ...(options.index === undefined ? {} : { index: options.index }),
-      ...(options.retireAfterMs === undefined ? {} : { retireAfterMs: options.retireAfterMs }),
+      sliceSize: options.sliceSize,
+      logger: options.logger,
+      load: options.load,
+      index: options.index,
+      retireAfterMs: options.retireAfterMs,
       onReloaded: (engine, report) => this.#notify(engine, report),
     });
     this.store = new CorpusStore({
       folder: options.corpusPath,
-      ...(options.maxArticleBytes === undefined ? {} : { maxBytes: options.maxArticleBytes }),
+      maxBytes: options.maxArticleBytes,
     });
     this.editor = new CorpusEditor({ store: this.store, reloader: this.reloader, slot, audit: this.audit });
   }
@@ -74,21 +74,9 @@ export class CorpusLifecycle {
     return this.reloader.reload(request);
   }
 
-  /**
-   * What each shard serves: every shard's status when running under the ShardingManager, otherwise
-   * just this process's. For `/about`.
-   */
-  async corpusVersions(): Promise<{ shard: number; version: string; articles: number; passages: number }[]> {
-    if (this.shards) return this.shards.statuses();
-    const engine = this.reloader.servingEngine;
-    return [
-      {
-        shard: 0,
-        version: engine.version,
-        articles: engine.corpus.articles.length,
-        passages: engine.passageCount,
-      },
-    ];
+  /** The largest article file `/corpus add` accepts, in bytes. */
+  get maxArticleBytes(): number {
+    return this.store.maxBytes;
   }
 
   /** Hears of every successful swap. Returns a function that stops listening. */
@@ -100,13 +88,4 @@ export class CorpusLifecycle {
   async #notify(engine: SearchEngine, report: ReloadReport): Promise<void> {
     await Promise.all([...this.#listeners].map(async (listener) => listener(engine, report)));
   }
-}
-
-/**
- * The lifecycle behind a command context's library, when it has one. Commands see the library through
- * the narrow `LibraryView`; the real `Library` carries a lifecycle when it knows its corpus path.
- */
-export function lifecycleOf(library: object): CorpusLifecycle | undefined {
-  const candidate = (library as { lifecycle?: unknown }).lifecycle;
-  return candidate instanceof CorpusLifecycle ? candidate : undefined;
 }

@@ -1,9 +1,10 @@
 import type { Corpus } from '../corpus/article.ts';
+import { diffCorpora } from '../corpus/corpus-diff.ts';
 import { CorpusError, type CorpusProblem, loadCorpus } from '../corpus/load-corpus.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
 import { Engine } from '../search/engine.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { type Actor, type AuditLog, systemActor } from './audit-log.ts';
-import { diffCorpora } from './corpus-diff.ts';
 
 /** Holds the engine currently serving; `Library` is one. Readers fetch `engine` per request. */
 export interface EngineSlot {
@@ -112,8 +113,8 @@ export interface ReloaderOptions {
   retireAfterMs?: number;
   /** Called after every swap with the new engine (persist it, tell other shards). Errors are logged. */
   onReloaded?: (engine: SearchEngine, report: ReloadReport) => void | Promise<void>;
-  /** Where warnings about `onReloaded` failures go. @default stderr */
-  writeLine?: (line: string) => void;
+  /** Where warnings about `onReloaded` failures go. @default a logger on stderr */
+  logger?: Logger;
 }
 
 interface Running {
@@ -245,7 +246,7 @@ export class Reloader {
   #index(corpus: Corpus, onProgress: (done: number, total: number) => void): Promise<SearchEngine> {
     if (this.#options.index) return this.#options.index(corpus, onProgress);
     const { sliceSize } = this.#options;
-    return Engine.buildAsync(corpus, { ...(sliceSize === undefined ? {} : { sliceSize }), onProgress });
+    return Engine.buildAsync(corpus, { sliceSize, onProgress });
   }
 
   /** Closes a replaced engine after the grace period, once it has answered what it was asked. */
@@ -262,10 +263,7 @@ export class Reloader {
     try {
       await this.#options.onReloaded?.(engine, report);
     } catch (error) {
-      const writeLine = this.#options.writeLine ?? ((line: string) => process.stderr.write(`${line}\n`));
-      writeLine(
-        JSON.stringify({ level: 'warn', event: 'corpus.reload.after-swap-failed', message: String(error) }),
-      );
+      (this.#options.logger ?? createLogger()).warn('a listener to a corpus swap failed', { error });
     }
   }
 }

@@ -1,24 +1,31 @@
 import type { Client } from 'discord.js';
 import type { Config } from '../config.ts';
-import type { Logger } from '../interactions/logger.ts';
 import { Library } from '../library.ts';
+import type { Logger } from '../logging/logger.ts';
+import { type StartedEngine, startEngine, startWorkerEngine } from '../search/index-cache/fast-start.ts';
+import { IndexCache } from '../search/index-cache/index-cache.ts';
+import { persistInWorker } from '../search/index-cache/persist-in-worker.ts';
+import { WorkerEngine } from '../search/index-threads/worker-engine.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { auditChannelSink } from './audit-channel.ts';
-import { AuditLog, systemActor } from './audit-log.ts';
+import { systemActor } from './audit-log.ts';
+import { CorpusLifecycle } from './corpus-lifecycle.ts';
 import { watchCorpus } from './corpus-watch.ts';
-import { type StartedEngine, startEngine, startWorkerEngine } from './fast-start.ts';
-import { IndexCache } from './index-cache.ts';
-import { persistInWorker } from './persist-in-worker.ts';
 import { summarizeOutcome } from './reloader.ts';
-import { WorkerEngine } from './worker-engine.ts';
+
+/** The library serving questions, and the lifecycle that reloads and edits it. */
+export interface OpenedLibrary {
+  library: Library;
+  lifecycle: CorpusLifecycle;
+}
 
 /**
  * Opens the library for serving: reads and validates the corpus, restores the index from INDEX_CACHE_DIR
- * when it matches (else builds and persists it), and equips the library to reload and be edited.
+ * when it matches (else builds and persists it), and assembles the lifecycle that reloads and edits it.
  * Throws `CorpusError` for an invalid corpus: the bot does not start on one.
  */
-export async function openLibrary(options: { config: Config; logger: Logger }): Promise<Library> {
+export async function openLibrary(options: { config: Config; logger: Logger }): Promise<OpenedLibrary> {
   const { config, logger } = options;
   const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
   const inWorker = config.INDEX_THREAD === 'worker';
@@ -43,29 +50,29 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
     ...(started.saveError ? { cacheSaveError: started.saveError } : {}),
     ms: Math.round(started.durationMs),
   });
-  return new Library(started.engine, {
+  const library = new Library(started.engine);
+  const lifecycle = new CorpusLifecycle(library, {
     corpusPath: config.CORPUS_PATH,
-    lifecycle: {
-      audit: new AuditLog({ log: (entry) => logger.info('corpus change', { ...entry }) }),
-      ...(inWorker
-        ? {
-            index: async (corpus, onProgress) => {
-              const built = await WorkerEngine.start({
-                corpusPath: config.CORPUS_PATH,
-                corpus,
-                cache,
-                onProgress,
-                workers: config.INDEX_WORKERS,
-              });
-              if (built.savedTo)
-                logger.info('index cache saved', { file: built.savedTo, version: corpus.version });
-              if (built.saveError) logger.warn('index cache not saved', { error: built.saveError });
-              return built.engine;
-            },
-          }
-        : {}),
-    },
+    logger,
+    ...(inWorker
+      ? {
+          index: async (corpus, onProgress) => {
+            const built = await WorkerEngine.start({
+              corpusPath: config.CORPUS_PATH,
+              corpus,
+              cache,
+              onProgress,
+              workers: config.INDEX_WORKERS,
+            });
+            if (built.savedTo)
+              logger.info('index cache saved', { file: built.savedTo, version: corpus.version });
+            if (built.saveError) logger.warn('index cache not saved', { error: built.saveError });
+            return built.engine;
+          },
+        }
+      : {}),
   });
+  return { library, lifecycle };
 }
 
 /** What `startLifecycle` set up; `stop` undoes all of it. */
@@ -75,25 +82,44 @@ export interface RunningLifecycle {
   stop(): void;
 }
 
+/** What the running bot's lifecycle steps need. */
+interface Wiring {
+  library: Library;
+  lifecycle: CorpusLifecycle;
+  config: Config;
+  logger: Logger;
+  /** The gateway client, for the audit channel and sharding. Absent at the console and over HTTP. */
+  client?: Client;
+}
+
 /**
  * Wires the corpus lifecycle into a running bot: SIGHUP reloads; WATCH_CORPUS reloads on changes;
  * every swap persists the new index off this thread; AUDIT_CHANNEL_ID receives the
  * audit log; under the ShardingManager, corpus changes reach every shard.
  */
-export async function startLifecycle(options: {
-  library: Library;
-  config: Config;
-  logger: Logger;
-  /** The gateway client, for the audit channel and sharding. Omit at the console. */
-  client?: Client;
-}): Promise<RunningLifecycle> {
-  const { library, config, logger, client } = options;
-  const lifecycle = library.lifecycle;
-  const stops: (() => void)[] = [];
-  if (lifecycle === undefined) return { shards: undefined, stop: () => undefined };
+export async function startLifecycle(options: Wiring): Promise<RunningLifecycle> {
+  const shards = coordinateShards(options);
+  const stops = [
+    reloadOnSighup(options),
+    await reloadOnCorpusChange(options),
+    persistEachSwap(options),
+    postAuditToChannel(options),
+    () => shards?.stop(),
+  ];
+  return {
+    shards,
+    stop: () => {
+      for (const stop of stops.splice(0)) stop();
+    },
+  };
+}
 
-  const reloadFor = (trigger: 'signal' | 'watch', name: string) => () => {
-    void library.reload({ trigger, actor: systemActor(name), queue: true }).then((outcome) => {
+const nothingToStop = (): void => undefined;
+
+/** A reload on a signal or a folder change, queued behind a running one and logged with its outcome. */
+function reloadFor({ lifecycle, logger }: Wiring, trigger: 'signal' | 'watch', name: string) {
+  return () => {
+    void lifecycle.reload({ trigger, actor: systemActor(name), queue: true }).then((outcome) => {
       const log = outcome.status === 'reloaded' ? logger.info : logger.warn;
       log(`corpus reload (${name})`, {
         status: outcome.status,
@@ -102,67 +128,70 @@ export async function startLifecycle(options: {
       });
     });
   };
+}
 
-  const onSighup = reloadFor('signal', 'SIGHUP');
+function reloadOnSighup(wiring: Wiring): () => void {
+  const onSighup = reloadFor(wiring, 'signal', 'SIGHUP');
   process.on('SIGHUP', onSighup);
-  stops.push(() => process.off('SIGHUP', onSighup));
+  return () => process.off('SIGHUP', onSighup);
+}
 
-  if (config.WATCH_CORPUS) {
-    const watcher = await watchCorpus({
-      corpusPath: config.CORPUS_PATH,
-      onChange: reloadFor('watch', 'corpus watch'),
-    });
-    stops.push(() => watcher.close());
-  }
+/** With WATCH_CORPUS, a reload when the corpus folder changes (debounced). */
+async function reloadOnCorpusChange(wiring: Wiring): Promise<() => void> {
+  if (!wiring.config.WATCH_CORPUS) return nothingToStop;
+  const watcher = await watchCorpus({
+    corpusPath: wiring.config.CORPUS_PATH,
+    onChange: reloadFor(wiring, 'watch', 'corpus watch'),
+  });
+  return () => watcher.close();
+}
 
+/**
+ * An index worker saves the index it builds before it serves; an index on this thread is saved after
+ * each swap by a worker of its own, which builds it again there (one at a time; a swap meanwhile
+ * saves once more after it).
+ */
+function persistEachSwap({ lifecycle, config, logger }: Wiring): () => void {
   const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
-  // An index worker saves the index it builds before it serves; an index on this thread is saved by a
-  // worker of its own, which builds it again there.
-  if (cache.enabled && config.INDEX_THREAD === 'main') {
-    let persisting: Promise<void> | undefined;
-    let again = false;
-    const persist = (): void => {
-      if (persisting) {
-        again = true;
-        return;
-      }
-      persisting = persistInWorker(config.CORPUS_PATH, cache)
-        .then((result) => logger.info('index cache saved', { ...result }))
-        .catch((error: unknown) => logger.warn('index cache not saved', { error }))
-        .finally(() => {
-          persisting = undefined;
-          if (again) {
-            again = false;
-            persist();
-          }
-        });
-    };
-    stops.push(lifecycle.onReloaded(persist));
-  }
-
-  if (client && config.AUDIT_CHANNEL_ID) {
-    stops.push(lifecycle.audit.subscribe(auditChannelSink(client, config.AUDIT_CHANNEL_ID)));
-  }
-
-  let shards: ShardCoordinator | undefined;
-  if (client?.shard) {
-    shards = new ShardCoordinator({
-      link: processLink(client.shard.ids[0] ?? 0),
-      library,
-      onRemoteReload: (outcome, from) =>
-        logger.info('corpus reload (another shard changed the corpus)', {
-          from,
-          summary: summarizeOutcome(outcome),
-        }),
-    });
-    lifecycle.shards = shards;
-    stops.push(() => shards?.stop());
-  }
-
-  return {
-    shards,
-    stop: () => {
-      for (const stop of stops.splice(0)) stop();
-    },
+  if (!cache.enabled || config.INDEX_THREAD !== 'main') return nothingToStop;
+  let persisting: Promise<void> | undefined;
+  let again = false;
+  const persist = (): void => {
+    if (persisting) {
+      again = true;
+      return;
+    }
+    persisting = persistInWorker(config.CORPUS_PATH, cache)
+      .then((result) => logger.info('index cache saved', { ...result }))
+      .catch((error: unknown) => logger.warn('index cache not saved', { error }))
+      .finally(() => {
+        persisting = undefined;
+        if (again) {
+          again = false;
+          persist();
+        }
+      });
   };
+  return lifecycle.onReloaded(persist);
+}
+
+/** With AUDIT_CHANNEL_ID and a gateway client, one line in that channel per corpus change. */
+function postAuditToChannel({ lifecycle, config, client }: Wiring): () => void {
+  if (!client || !config.AUDIT_CHANNEL_ID) return nothingToStop;
+  return lifecycle.audit.subscribe(auditChannelSink(client, config.AUDIT_CHANNEL_ID));
+}
+
+/** Under the ShardingManager: announce this shard's corpus changes and reload on the others'. */
+function coordinateShards({ library, lifecycle, logger, client }: Wiring): ShardCoordinator | undefined {
+  if (!client?.shard) return undefined;
+  return new ShardCoordinator({
+    link: processLink(client.shard.ids[0] ?? 0),
+    library,
+    lifecycle,
+    onRemoteReload: (outcome, from) =>
+      logger.info('corpus reload (another shard changed the corpus)', {
+        from,
+        summary: summarizeOutcome(outcome),
+      }),
+  });
 }

@@ -8,9 +8,9 @@ import sources from '../../commands/sources.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { CommandContext } from '../../src/interactions/command.ts';
 import type { ButtonIncoming, MessageContextMenuIncoming } from '../../src/interactions/incoming.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
 import { finalizeReply, payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Library } from '../../src/library.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
 
 const base = {
   id: '1',

@@ -1,10 +1,9 @@
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
-import { member } from '../e2e/harness.ts';
 import { userMessage } from '../support/stand-in-discord/fixtures.ts';
 import { autocomplete, button, chatInput, messageCommand } from '../support/stand-in-discord/interactions.ts';
-import { customIdsOf, type Harness, startHarness, textOf } from './harness.ts';
+import { customIdsOf, type Harness, member, startHarness, textOf } from './harness.ts';
 
 const EPHEMERAL = 64;
 const TETEGHEM = 'teteghem-mayor-threatened-with-gun';

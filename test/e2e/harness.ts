@@ -1,10 +1,11 @@
+import { commands } from '../../commands/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import type { DispatchContext } from '../../src/interactions/dispatch.ts';
 import type { LibraryView } from '../../src/interactions/library-view.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
 import type { Library } from '../../src/library.ts';
 import { openLibrary } from '../../src/lifecycle/start-lifecycle.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
 import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import type { Sender } from '../support/stand-in-discord/interactions.ts';
@@ -49,8 +50,14 @@ export async function startHarness(
   });
   const logger = memoryLogger();
   // Its start-up line goes elsewhere: `logger` holds what the bot logs while it serves.
-  const library = await openLibrary({ config, logger: memoryLogger() });
-  const ctx = createDispatchContext({ library: options.wrap?.(library) ?? library, config, logger });
+  const { library, lifecycle } = await openLibrary({ config, logger: memoryLogger() });
+  const ctx = createDispatchContext({
+    commands,
+    library: options.wrap?.(library) ?? library,
+    corpus: lifecycle,
+    config,
+    logger,
+  });
   const bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
   return {
     discord,

@@ -13,7 +13,7 @@ import type {
   Responder,
 } from '../../src/interactions/incoming.ts';
 import type { LibraryView } from '../../src/interactions/library-view.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
 
 /** Records each call a dispatcher makes, in order. */
 class Recorder implements Responder {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AuditLog, formatAuditEntry, systemActor } from '../../src/lifecycle/audit-log.ts';
+import { createLogger } from '../../src/logging/logger.ts';
 
 describe('AuditLog', () => {
   it('writes one JSON line per change with who, what, when and both versions, and feeds every sink', async () => {
     const lines: string[] = [];
-    const log = new AuditLog({ writeLine: (line) => lines.push(line) });
+    const log = new AuditLog({ logger: createLogger('info', (line) => lines.push(line)) });
     const posted: string[] = [];
     log.subscribe((entry) => void posted.push(formatAuditEntry(entry)));
     log.subscribe(() => {
@@ -21,7 +22,7 @@ describe('AuditLog', () => {
       at: '2026-01-02T03:04:05.000Z',
     });
     expect(JSON.parse(lines[0]!)).toEqual({
-      time: '2026-01-02T03:04:05.000Z',
+      time: expect.any(String),
       level: 'info',
       message: 'corpus change',
       at: '2026-01-02T03:04:05.000Z',

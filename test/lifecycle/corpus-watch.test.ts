@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { watchCorpus } from '../../src/lifecycle/corpus-watch.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

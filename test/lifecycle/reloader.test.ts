@@ -3,20 +3,22 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Library } from '../../src/library.ts';
 import type { AuditEntry } from '../../src/lifecycle/audit-log.ts';
+import type { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
 import type { ReloadOutcome } from '../../src/lifecycle/reloader.ts';
-import { floodQuestions } from './fixtures/flood-questions.ts';
-import { articleText, auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { floodQuestions } from '../search/index-threads/fixtures/flood-questions.ts';
+import { articleText, auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 
 const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
 
 let folder: string;
 let cleanup: () => Promise<void>;
 let library: Library;
+let lifecycle: CorpusLifecycle;
 let audit: AuditEntry[];
 
 beforeEach(async () => {
   ({ corpus: folder, cleanup } = await copyOfBundledCorpus());
-  ({ library, audit } = await auditedLibrary(folder, { lifecycle: { sliceSize: 1 } }));
+  ({ library, lifecycle, audit } = await auditedLibrary(folder, { lifecycle: { sliceSize: 1 } }));
 });
 afterEach(() => cleanup());
 
@@ -33,7 +35,7 @@ describe('Library.reload', () => {
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
 
     const before = flood.answered();
-    const good = await library.reload({ trigger: 'command' });
+    const good = await lifecycle.reload({ trigger: 'command' });
     const duringGood = flood.answered() - before;
     expectStatus(good, 'reloaded');
     expect(good.report.added).toEqual(['lighthouse']);
@@ -47,7 +49,7 @@ describe('Library.reload', () => {
     );
     await writeFile(path.join(folder, 'binary.txt'), Uint8Array.from([0x48, 0x69, 0xff, 0xfe, 0x00]));
     const versionServing = library.engine.version;
-    const broken = await library.reload({ trigger: 'command' });
+    const broken = await lifecycle.reload({ trigger: 'command' });
     expectStatus(broken, 'refused');
     // Every problem in every file is listed, not just the first.
     expect(broken.problems.map((problem) => `${path.basename(problem.file)}: ${problem.message}`)).toEqual(
@@ -70,18 +72,18 @@ describe('Library.reload', () => {
   });
 
   it('tells a second request that a reload is already running instead of starting another', async () => {
-    const first = library.reload({ actor: { id: '1001', name: 'alice' } });
-    const second = await library.reload({ actor: { id: '1002', name: 'bob' } });
+    const first = lifecycle.reload({ actor: { id: '1001', name: 'alice' } });
+    const second = await lifecycle.reload({ actor: { id: '1002', name: 'bob' } });
     expectStatus(second, 'busy');
     expect(second.runningFor.name).toBe('alice');
     expectStatus(await first, 'reloaded');
-    expectStatus(await library.reload(), 'reloaded');
+    expectStatus(await lifecycle.reload(), 'reloaded');
   });
 
   it('runs a queued request after the running one, so a change written meanwhile is picked up', async () => {
-    const first = library.reload();
+    const first = lifecycle.reload();
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
-    const queued = await library.reload({ queue: true, trigger: 'corpus-change' });
+    const queued = await lifecycle.reload({ queue: true, trigger: 'corpus-change' });
     await first;
     expectStatus(queued, 'reloaded');
     expect(library.engine.article('lighthouse')?.title).toMatch(/^Lighthouse keeper/);
@@ -99,7 +101,7 @@ describe('Library.reload', () => {
         'The mayor of Teteghem said smugglers threatened him with a gun.',
       ),
     );
-    const outcome = await library.reload({ actor: { id: '1001', name: 'alice' } });
+    const outcome = await lifecycle.reload({ actor: { id: '1001', name: 'alice' } });
     expectStatus(outcome, 'reloaded');
     const report = outcome.report;
     expect(report).toMatchObject({
@@ -128,7 +130,7 @@ describe('Library.reload', () => {
 
   it('reports an unchanged corpus without rebuilding or swapping', async () => {
     const engine = library.engine;
-    const outcome = await library.reload();
+    const outcome = await lifecycle.reload();
     expectStatus(outcome, 'reloaded');
     expect(outcome.report.unchanged).toBe(true);
     expect(library.engine).toBe(engine);
@@ -137,7 +139,7 @@ describe('Library.reload', () => {
   it('keeps the old engine when the corpus folder has vanished, and records the refusal', async () => {
     const engine = library.engine;
     await cleanup();
-    const outcome = await library.reload({ actor: { id: '1001', name: 'alice' } });
+    const outcome = await lifecycle.reload({ actor: { id: '1001', name: 'alice' } });
     expectStatus(outcome, 'refused');
     expect(outcome.problems[0]?.message).toBe('no such file or folder');
     expect(library.engine).toBe(engine);
@@ -151,7 +153,7 @@ describe('Library.reload', () => {
   it('reports progress while indexing', async () => {
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
     const phases: string[] = [];
-    const outcome = await library.reload({
+    const outcome = await lifecycle.reload({
       onProgress: (progress) => phases.push(`${progress.phase} ${progress.done}/${progress.total}`),
     });
     expectStatus(outcome, 'reloaded');

@@ -2,10 +2,9 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { memoryLogger } from '../../src/interactions/logger.ts';
-import type { Library } from '../../src/library.ts';
 import { openLibrary, startLifecycle } from '../../src/lifecycle/start-lifecycle.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from './fixtures/temp-corpus.ts';
+import { memoryLogger } from '../../src/logging/logger.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 
 let root: string;
 let folder: string;
@@ -24,12 +23,12 @@ describe.each(['worker', 'main'])('startLifecycle, index on the %s thread', (thr
     const cacheDir = path.join(root, 'cache');
     const config = loadConfig({ CORPUS_PATH: folder, INDEX_CACHE_DIR: cacheDir, INDEX_THREAD: thread });
     const logger = memoryLogger();
-    const library: Library = await openLibrary({ config, logger });
+    const { library, lifecycle } = await openLibrary({ config, logger });
     expect(logger.events[0]).toMatchObject({
       message: 'corpus loaded',
       context: { from: 'built', cache: 'absent' },
     });
-    ({ stop } = await startLifecycle({ library, config, logger }));
+    ({ stop } = await startLifecycle({ library, lifecycle, config, logger }));
 
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
     process.kill(process.pid, 'SIGHUP');
@@ -50,7 +49,7 @@ describe.each(['worker', 'main'])('startLifecycle, index on the %s thread', (thr
 
     const restarted = memoryLogger();
     const again = await openLibrary({ config, logger: restarted });
-    expect(again.engine.version).toBe(library.engine.version);
+    expect(again.library.engine.version).toBe(library.engine.version);
     expect(restarted.events[0]).toMatchObject({ context: { from: 'cache', cache: 'hit' } });
   });
 
@@ -62,8 +61,8 @@ describe.each(['worker', 'main'])('startLifecycle, index on the %s thread', (thr
       INDEX_THREAD: thread,
     });
     const logger = memoryLogger();
-    const library = await openLibrary({ config, logger });
-    ({ stop } = await startLifecycle({ library, config, logger }));
+    const { library, lifecycle } = await openLibrary({ config, logger });
+    ({ stop } = await startLifecycle({ library, lifecycle, config, logger }));
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
     await vi.waitFor(() => expect(library.engine.article('lighthouse')).toBeDefined(), { timeout: 10_000 });
     expect(logger.events.at(-1)).toMatchObject({

@@ -1,10 +1,5 @@
-import type { APIEmbed } from 'discord.js';
-import type { ReloadOutcome, ReloadProgress } from '../../lifecycle/reloader.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { code } from './citation.ts';
-import { escapeText } from './escape.ts';
-import { Limits } from './limits.ts';
-import { fitText } from './truncate.ts';
 
 /** What `/about` shows. */
 export interface AboutFacts {
@@ -61,70 +56,4 @@ export function formatDuration(ms: number): string {
     if (count > 0 || (unit === 's' && parts.length === 0)) parts.push(`${count}${unit}`);
   }
   return parts.slice(0, 3).join(' ');
-}
-
-/** The interim reply while a reload runs. */
-export function renderReloadProgress(progress: ReloadProgress): ReplyPayload {
-  const detail = progress.phase === 'indexing' ? ` ${progress.done}/${progress.total} articles` : '';
-  return { content: `Reloading the corpus: ${progress.phase}${detail}…` };
-}
-
-/** The reply to `/reload`: what changed, or why nothing did. */
-export function renderReloadOutcome(outcome: ReloadOutcome): ReplyPayload {
-  switch (outcome.status) {
-    case 'reloaded': {
-      const r = outcome.report;
-      if (r.unchanged) {
-        return {
-          content: `The corpus on disk is unchanged: still ${r.articlesAfter} articles, version ${code(r.versionAfter.slice(0, 16))}.`,
-        };
-      }
-      const list = (ids: string[]) =>
-        ids.length === 0
-          ? 'none'
-          : fitText(ids.map(code).join(', '), Limits.fieldValue - 20, { note: ` … (${ids.length} in all)` });
-      const embed: APIEmbed = {
-        title: 'Corpus reloaded',
-        color: 0x57f287,
-        fields: [
-          { name: `Added (${r.added.length})`, value: list(r.added) },
-          { name: `Removed (${r.removed.length})`, value: list(r.removed) },
-          { name: `Changed (${r.changed.length})`, value: list(r.changed) },
-          { name: 'Articles', value: `${r.articlesBefore} → ${r.articlesAfter}`, inline: true },
-          { name: 'Passages', value: `${r.passagesBefore} → ${r.passagesAfter}`, inline: true },
-          { name: 'Time', value: `${(r.durationMs / 1000).toFixed(1)} s`, inline: true },
-          {
-            name: 'Version',
-            value: `${code(r.versionBefore.slice(0, 16))} → ${code(r.versionAfter.slice(0, 16))}`,
-          },
-        ],
-      };
-      return { embeds: [embed] };
-    }
-    case 'refused': {
-      const problems = outcome.problems.map(
-        (problem) => `• ${escapeText(`${problem.file}:${problem.line}: ${problem.message}`)}`,
-      );
-      return {
-        content: `**Reload refused**: the corpus has ${outcome.problems.length === 1 ? 'a problem' : `${outcome.problems.length} problems`}. Still serving version ${code(outcome.version.slice(0, 16))}; nothing changed.`,
-        embeds: [
-          {
-            title: 'Fix these, then /reload again',
-            color: 0xed4245,
-            description: fitText(problems.join('\n'), Limits.embedDescription, {
-              note: '\n…and more (see the log)',
-            }),
-          },
-        ],
-      };
-    }
-    case 'failed':
-      return {
-        content: `**Reload failed**: ${escapeText(fitText(outcome.message, 1500))}. Still serving version ${code(outcome.version.slice(0, 16))}; nothing changed.`,
-      };
-    case 'busy':
-      return {
-        content: `A reload started by ${escapeText(outcome.runningFor.name)} is already running; nothing was started. Try again when it finishes.`,
-      };
-  }
 }

@@ -63,7 +63,7 @@ export class HttpResponder implements Responder {
     if (this.#first !== undefined) {
       // Already acknowledged for the caller; its answer is delivered with the visibility it asks for.
       if (this.#autoDeferred) return;
-      throw new Error('Newsdesk: defer() after the interaction was already answered');
+      throw new Error('HttpResponder: defer() after the interaction was already answered');
     }
     return this.#respond('deferred', {
       type: InteractionResponseType.DeferredChannelMessageWithSource,
@@ -73,7 +73,7 @@ export class HttpResponder implements Responder {
 
   async editReply(payload: ReplyPayload): Promise<void> {
     if (this.#first === undefined)
-      throw new Error('Newsdesk: editReply() before the interaction was answered');
+      throw new Error('HttpResponder: editReply() before the interaction was answered');
     if (this.#autoDeferred) return this.#answerAutoDeferred(payload);
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
@@ -96,7 +96,7 @@ export class HttpResponder implements Responder {
     if (this.#first !== undefined) {
       // `autoDefer('update')` already acknowledged the press the same way for the caller.
       if (this.#updateDeferred) return;
-      throw new Error('Newsdesk: deferUpdate() after the interaction was already answered');
+      throw new Error('HttpResponder: deferUpdate() after the interaction was already answered');
     }
     this.#updateDeferred = true;
     return this.#respond('deferred', { type: InteractionResponseType.DeferredMessageUpdate });

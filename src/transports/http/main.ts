@@ -1,15 +1,13 @@
+import { bootstrap, runMain } from '../../bootstrap.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { CorpusError } from '../../corpus/load-corpus.ts';
-import { createDispatchContext } from '../../interactions/context.ts';
-import { createLogger } from '../../interactions/logger.ts';
-import { openLibrary, startLifecycle } from '../../lifecycle/start-lifecycle.ts';
+import { createLogger } from '../../logging/logger.ts';
 import { createInteractionServer } from './server.ts';
 
 /**
  * `npm run start:http`: the HTTP interactions endpoint on HTTP_PORT, verifying requests against
  * DISCORD_PUBLIC_KEY. Stateless, so any number of replicas can sit behind one load balancer.
  */
-async function main(): Promise<void> {
+runMain('could not start the HTTP endpoint', async () => {
   const config = loadConfig();
   if (!config.DISCORD_PUBLIC_KEY) {
     throw new ConfigError(
@@ -17,19 +15,17 @@ async function main(): Promise<void> {
     );
   }
   const logger = createLogger(config.LOG_LEVEL);
-  // Restores the index from INDEX_CACHE_DIR when it matches the corpus; refuses an invalid corpus.
-  const library = await openLibrary({ config, logger });
+  const app = await bootstrap({ config, logger });
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY,
-    library,
+    library: app.library,
     apiBase: config.DISCORD_API_BASE,
     ...(config.DISCORD_APPLICATION_ID ? { applicationId: config.DISCORD_APPLICATION_ID } : {}),
-    context: createDispatchContext({ library, config, logger }),
+    context: app.ctx,
   });
-  process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   // SIGHUP and WATCH_CORPUS reloads and index persistence, as under `npm start`. Each replica reloads
   // its own copy: signal every replica, or let each watch the shared corpus folder.
-  const lifecycle = await startLifecycle({ library, config, logger });
+  const running = await app.startLifecycle();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.HTTP_PORT, resolve);
@@ -38,13 +34,13 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.HTTP_PORT;
   logger.info('HTTP interactions endpoint listening', {
     url: `http://0.0.0.0:${port}/interactions`,
-    corpus: library.engine.version,
-    articles: library.engine.articles().length,
+    corpus: app.library.engine.version,
+    articles: app.library.engine.articles().length,
   });
 
   const stop = (signal: NodeJS.Signals): void => {
     logger.info('shutting down', { signal });
-    lifecycle.stop();
+    running.stop();
     // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
     server.close(() => process.exit(0));
     server.closeIdleConnections();
@@ -52,15 +48,6 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-}
-
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof CorpusError) {
-    process.stderr.write(`newsdesk: ${error.message}\n`);
-  } else {
-    process.stderr.write(
-      `newsdesk: could not start the HTTP endpoint: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-  }
-  process.exit(1);
+  // Serves until a signal stops it; no exit code here.
+  return undefined;
 });

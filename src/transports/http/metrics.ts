@@ -1,3 +1,5 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
 /** What became of a request, as counted in `newsdesk_http_requests_total{outcome}`. */
 export type Outcome =
   /** Answered in the HTTP response itself. */
@@ -27,7 +29,7 @@ export interface CorpusFigures {
 }
 
 /** Latency buckets in seconds: the 3-second interaction deadline sits above the last one. */
-const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] as const;
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
  * Label sets kept before new ones are folded into `other`. Command names come from signed payloads,
@@ -35,94 +37,98 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
  */
 const MAX_SERIES = 500;
 
-interface Histogram {
-  buckets: number[];
-  sum: number;
-  count: number;
-}
-
-/** Counters and histograms of the HTTP endpoint, rendered as Prometheus text exposition (version 0.0.4). */
+/**
+ * The HTTP endpoint's metrics in a prom-client registry of their own: requests by command and outcome,
+ * latency by command, the corpus being served (read at scrape time), and prom-client's process
+ * metrics (event-loop lag, heap, garbage-collection pauses, CPU, open handles) that operators expect.
+ */
 export class EndpointMetrics {
-  /** Counts by command and outcome; label values are escaped only when rendered. */
-  readonly #requests = new Map<string, { command: string; outcome: Outcome; count: number }>();
-  readonly #latency = new Map<string, Histogram>();
+  readonly registry = new Registry();
+  readonly #requests = new Counter({
+    name: 'newsdesk_http_requests_total',
+    help: 'Interaction requests by command and outcome.',
+    labelNames: ['command', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly #latency = new Histogram({
+    name: 'newsdesk_http_request_duration_seconds',
+    help: 'Time from request to HTTP response, by command.',
+    labelNames: ['command'] as const,
+    buckets: BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #requestSeries = new Set<string>();
+  readonly #latencySeries = new Set<string>();
+  #corpus: CorpusFigures | undefined;
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    const corpus = () => this.#corpus;
+    const gauge = (name: string, help: string, value: (figures: CorpusFigures) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const figures = corpus();
+          if (figures) this.set(value(figures));
+        },
+      });
+    gauge('newsdesk_corpus_articles', 'Articles in the corpus being served.', (c) => c.articles);
+    gauge('newsdesk_corpus_passages', 'Passages indexed in the corpus being served.', (c) => c.passages);
+    new Gauge({
+      name: 'newsdesk_corpus_info',
+      help: 'The version (content hash) of the corpus being served.',
+      labelNames: ['version'] as const,
+      registers: [this.registry],
+      collect() {
+        const figures = corpus();
+        this.reset();
+        if (figures) this.set({ version: figures.version }, 1);
+      },
+    });
+    gauge(
+      'newsdesk_corpus_loaded_timestamp_seconds',
+      'When the corpus being served was loaded.',
+      (c) => c.loadedAt.getTime() / 1000,
+    );
+    new Counter({
+      name: 'newsdesk_corpus_reloads_total',
+      help: 'Corpus swaps this process has served since it started.',
+      registers: [this.registry],
+      collect() {
+        const figures = corpus();
+        this.reset();
+        if (figures) this.inc(figures.reloads);
+      },
+    });
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
 
   /** Counts one request; `command` is `none` when the request was refused before it was read. */
   record(command: string, outcome: Outcome, seconds: number): void {
-    let key = `${command}\u0000${outcome}`;
-    let counter = this.#requests.get(key);
-    if (!counter) {
-      if (this.#requests.size >= MAX_SERIES) {
-        command = 'other';
-        key = `${command}\u0000${outcome}`;
-      }
-      counter = this.#requests.get(key) ?? { command, outcome, count: 0 };
-      this.#requests.set(key, counter);
-    }
-    counter.count += 1;
-
-    let histogram = this.#latency.get(command);
-    if (!histogram) {
-      if (this.#latency.size >= MAX_SERIES) command = 'other';
-      histogram = this.#latency.get(command) ?? { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.#latency.set(command, histogram);
-    }
-    const index = BUCKETS.findIndex((bound) => seconds <= bound);
-    if (index >= 0) histogram.buckets[index] = (histogram.buckets[index] ?? 0) + 1;
-    histogram.sum += seconds;
-    histogram.count += 1;
+    const requestKey = `${command}\u0000${outcome}`;
+    const counted = bounded(this.#requestSeries, requestKey) ? command : 'other';
+    this.#requests.inc({ command: counted, outcome });
+    const timed = bounded(this.#latencySeries, command) ? command : 'other';
+    this.#latency.observe({ command: timed }, seconds);
   }
 
-  /** The whole exposition, corpus gauges included. */
-  render(corpus: CorpusFigures): string {
-    const lines: string[] = [];
-    lines.push('# HELP newsdesk_http_requests_total Interaction requests by command and outcome.');
-    lines.push('# TYPE newsdesk_http_requests_total counter');
-    for (const { command, outcome, count } of this.#requests.values()) {
-      lines.push(`newsdesk_http_requests_total{${labels({ command, outcome })}} ${count}`);
-    }
+  /** The whole exposition (Prometheus text format), with `corpus` as the corpus gauges' values. */
+  render(corpus: CorpusFigures): Promise<string> {
+    this.#corpus = corpus;
+    return this.registry.metrics();
+  }
 
-    lines.push(
-      '# HELP newsdesk_http_request_duration_seconds Time from request to HTTP response, by command.',
-    );
-    lines.push('# TYPE newsdesk_http_request_duration_seconds histogram');
-    for (const [command, histogram] of this.#latency) {
-      const key = labels({ command });
-      let cumulative = 0;
-      BUCKETS.forEach((bound, i) => {
-        cumulative += histogram.buckets[i] ?? 0;
-        lines.push(`newsdesk_http_request_duration_seconds_bucket{${key},le="${bound}"} ${cumulative}`);
-      });
-      lines.push(`newsdesk_http_request_duration_seconds_bucket{${key},le="+Inf"} ${histogram.count}`);
-      lines.push(`newsdesk_http_request_duration_seconds_sum{${key}} ${histogram.sum}`);
-      lines.push(`newsdesk_http_request_duration_seconds_count{${key}} ${histogram.count}`);
-    }
-
-    lines.push('# HELP newsdesk_corpus_articles Articles in the corpus being served.');
-    lines.push('# TYPE newsdesk_corpus_articles gauge');
-    lines.push(`newsdesk_corpus_articles ${corpus.articles}`);
-    lines.push('# HELP newsdesk_corpus_passages Passages indexed in the corpus being served.');
-    lines.push('# TYPE newsdesk_corpus_passages gauge');
-    lines.push(`newsdesk_corpus_passages ${corpus.passages}`);
-    lines.push('# HELP newsdesk_corpus_info The version (content hash) of the corpus being served.');
-    lines.push('# TYPE newsdesk_corpus_info gauge');
-    lines.push(`newsdesk_corpus_info{${labels({ version: corpus.version })}} 1`);
-    lines.push('# HELP newsdesk_corpus_loaded_timestamp_seconds When the corpus being served was loaded.');
-    lines.push('# TYPE newsdesk_corpus_loaded_timestamp_seconds gauge');
-    lines.push(`newsdesk_corpus_loaded_timestamp_seconds ${corpus.loadedAt.getTime() / 1000}`);
-    lines.push('# HELP newsdesk_corpus_reloads_total Corpus swaps this process has served since it started.');
-    lines.push('# TYPE newsdesk_corpus_reloads_total counter');
-    lines.push(`newsdesk_corpus_reloads_total ${corpus.reloads}`);
-    return `${lines.join('\n')}\n`;
+  /** The `Content-Type` of `render`'s text. */
+  get contentType(): string {
+    return this.registry.contentType;
   }
 }
 
-/** `name="value",…` with values escaped as the exposition format requires. */
-function labels(values: Record<string, string>): string {
-  return Object.entries(values)
-    .map(
-      ([name, value]) =>
-        `${name}="${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`,
-    )
-    .join(',');
+/** Whether `key` is, or may become, one of at most MAX_SERIES kept label sets. */
+function bounded(seen: Set<string>, key: string): boolean {
+  if (seen.has(key)) return true;
+  if (seen.size >= MAX_SERIES) return false;
+  seen.add(key);
+  return true;
 }

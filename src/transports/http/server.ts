@@ -5,7 +5,6 @@ import {
   type APIInteractionResponse,
   InteractionResponseType,
   InteractionType,
-  MessageFlags,
 } from 'discord.js';
 import {
   APOLOGY,
@@ -16,7 +15,8 @@ import {
 import { fromApiInteraction } from '../../interactions/from-api.ts';
 import type { IncomingInteraction } from '../../interactions/incoming.ts';
 import type { LibraryView } from '../../interactions/library-view.ts';
-import type { Logger } from '../../interactions/logger.ts';
+import { ephemeral, finalizeReply } from '../../interactions/render/payload.ts';
+import type { Logger } from '../../logging/logger.ts';
 import { admitRequest } from './admit-request.ts';
 import { type FirstResponse, HttpResponder } from './http-responder.ts';
 import { EndpointMetrics, type Outcome } from './metrics.ts';
@@ -90,11 +90,15 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
   const reloads = new ReloadCounter();
   const startedAt = Date.now();
 
-  const serveInteraction = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const started = process.hrtime.bigint();
-    const finish = (command: string, outcome: Outcome): void => {
-      metrics.record(command, outcome, elapsedSeconds(started));
-    };
+  /**
+   * Admits and reads one POST: refused, malformed and PING requests are answered here (`undefined`);
+   * anything else comes back as the interaction to dispatch (`incoming` null for a kind not handled).
+   */
+  const readInteraction = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    finish: (command: string, outcome: Outcome) => void,
+  ): Promise<{ raw: APIInteraction; incoming: IncomingInteraction | null } | undefined> => {
     const admitted = await admitRequest(request, admission);
     if (!admitted.admitted) {
       // An unread body may still be arriving; closing is cheaper than reading it to keep the connection.
@@ -103,28 +107,62 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
       finish('none', admitted.outcome);
       // Debug only: Discord's own probes send forged requests, and a flood must not flood the log too.
       logger.debug('request refused', { status: admitted.status, reason: admitted.message });
-      return;
+      return undefined;
     }
     const raw = parseInteraction(admitted.body);
     if (raw === undefined) {
       sendJson(response, 400, { error: 'body is not an interaction' });
       finish('none', 'bad_request');
-      return;
+      return undefined;
     }
     if (raw.type === InteractionType.Ping) {
       sendJson(response, 200, { type: InteractionResponseType.Pong });
       finish('ping', 'answered');
-      return;
+      return undefined;
     }
-    let incoming: IncomingInteraction | null;
     try {
-      incoming = fromApiInteraction(raw);
+      return { raw, incoming: fromApiInteraction(raw) };
     } catch (error) {
       logger.warn('interaction payload not understood', { interaction: raw.id, error });
       sendJson(response, 400, { error: 'interaction payload not understood' });
       finish('none', 'bad_request');
-      return;
+      return undefined;
     }
+  };
+
+  /** Dispatches, acknowledging for the handler if it has not answered within `acknowledgeAfterMs`. */
+  const dispatchBeforeDeadline = async (
+    raw: APIInteraction,
+    incoming: IncomingInteraction,
+    responder: HttpResponder,
+  ): Promise<DispatchOutcome> => {
+    const kind =
+      incoming.kind === 'autocomplete' ? 'autocomplete' : incoming.kind === 'button' ? 'update' : 'message';
+    const deadline = setTimeout(() => {
+      responder
+        .autoDefer(kind)
+        .catch((error: unknown) =>
+          logger.error('could not acknowledge a slow interaction', { interaction: raw.id, error }),
+        );
+    }, acknowledgeAfterMs);
+    try {
+      // Documented never to reject (every failure becomes a private reply); this is belt and braces.
+      return await dispatchInteraction(incoming, responder, context);
+    } catch (error) {
+      logger.error('dispatcher rejected', { interaction: raw.id, error });
+      return { name: 'unknown', outcome: 'error' };
+    } finally {
+      clearTimeout(deadline);
+    }
+  };
+
+  const serveInteraction = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const started = process.hrtime.bigint();
+    const read = await readInteraction(request, response, (command, outcome) =>
+      metrics.record(command, outcome, elapsedSeconds(started)),
+    );
+    if (read === undefined) return;
+    const { raw, incoming } = read;
     reloads.observe(options.library.engine);
     let respondedAfter = 0;
     const responder = new HttpResponder({
@@ -137,40 +175,16 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
       },
     });
     if (incoming === null) {
-      await responder.reply({
-        content: 'Newsdesk does not handle this kind of interaction.',
-        flags: MessageFlags.Ephemeral,
-        allowed_mentions: { parse: [] },
-      });
+      await responder.reply(
+        finalizeReply(ephemeral({ content: 'Newsdesk does not handle this kind of interaction.' })),
+      );
       metrics.record(rawLabel(raw), 'ignored', respondedAfter);
       return;
     }
-    const kind =
-      incoming.kind === 'autocomplete' ? 'autocomplete' : incoming.kind === 'button' ? 'update' : 'message';
-    const deadline = setTimeout(() => {
-      responder
-        .autoDefer(kind)
-        .catch((error: unknown) =>
-          logger.error('could not acknowledge a slow interaction', { interaction: raw.id, error }),
-        );
-    }, acknowledgeAfterMs);
-    let result: DispatchOutcome;
-    try {
-      // Documented never to reject (every failure becomes a private reply); this is belt and braces.
-      result = await dispatchInteraction(incoming, responder, context);
-    } catch (error) {
-      logger.error('dispatcher rejected', { interaction: raw.id, error });
-      result = { name: 'unknown', outcome: 'error' };
-    } finally {
-      clearTimeout(deadline);
-    }
+    let result = await dispatchBeforeDeadline(raw, incoming, responder);
     if (responder.firstResponse === undefined) {
       logger.error('interaction ended without an answer', { interaction: raw.id, command: result.name });
-      await responder.reply({
-        content: APOLOGY,
-        flags: MessageFlags.Ephemeral,
-        allowed_mentions: { parse: [] },
-      });
+      await responder.reply(finalizeReply(ephemeral({ content: APOLOGY })));
       result = { ...result, outcome: 'error' };
     }
     metrics.record(result.name, outcomeOf(result, responder.firstResponse), respondedAfter);
@@ -191,17 +205,17 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     });
   };
 
-  const serveMetrics = (response: ServerResponse): void => {
+  const serveMetrics = async (response: ServerResponse): Promise<void> => {
     const engine = options.library.engine;
     reloads.observe(engine);
-    const text = metrics.render({
+    const text = await metrics.render({
       version: engine.version,
       articles: engine.articles().length,
       passages: engine.passageCount,
       loadedAt: options.library.loadedAt,
       reloads: reloads.count,
     });
-    response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+    response.writeHead(200, { 'content-type': metrics.contentType });
     response.end(text);
   };
 
@@ -285,7 +299,6 @@ function rawLabel(raw: APIInteraction): string {
 function outcomeOf(result: DispatchOutcome, first: FirstResponse | undefined): Outcome {
   if (result.outcome === 'user-error') return 'refused';
   if (result.outcome === 'error') return 'failed';
-  if (result.outcome === 'ignored') return 'ignored';
   return first === 'deferred' ? 'deferred' : 'answered';
 }
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ShardingManager } from 'discord.js';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { createLogger } from '../../interactions/logger.ts';
+import { createLogger } from '../../logging/logger.ts';
 import { ManagerRelay } from './manager-relay.ts';
 
 /** The per-shard entry: the ordinary gateway bot, which detects it runs as a shard. */
@@ -50,6 +50,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`newsdesk (sharded): ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`newsdesk: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Library } from '../../library.ts';
+import type { LibraryView } from '../../interactions/library-view.ts';
 import { systemActor } from '../../lifecycle/audit-log.ts';
+import type { CorpusLifecycle } from '../../lifecycle/corpus-lifecycle.ts';
 import type { ReloadOutcome } from '../../lifecycle/reloader.ts';
 import { isShardMessage, type MessageLink, type ShardMessage, type ShardStatus } from './protocol.ts';
 
@@ -8,7 +9,10 @@ import { isShardMessage, type MessageLink, type ShardMessage, type ShardStatus }
 export interface ShardCoordinatorOptions {
   /** This shard's channel to the manager. */
   link: MessageLink;
-  library: Library;
+  /** What this shard serves. */
+  library: LibraryView;
+  /** This shard's reloads: announced to the others, and run when another shard's corpus changed. */
+  lifecycle: Pick<CorpusLifecycle, 'reload' | 'onReloaded'>;
   /** Hears the outcome of each reload another shard caused. */
   onRemoteReload?: (outcome: ReloadOutcome, from: number) => void;
   /** @default 3000 */
@@ -27,21 +31,16 @@ export class ShardCoordinator {
 
   constructor(options: ShardCoordinatorOptions) {
     this.#options = options;
-    const { link, library } = options;
+    const { link, lifecycle } = options;
     this.#stops.push(
       link.onMessage((message) => {
         if (isShardMessage(message)) this.#handle(message);
       }),
+      lifecycle.onReloaded((engine, report) => {
+        if (report.trigger === 'shard-broadcast' || report.trigger === 'startup') return;
+        link.send({ type: 'newsdesk:corpus-changed', from: link.id, version: engine.version });
+      }),
     );
-    const lifecycle = library.lifecycle;
-    if (lifecycle) {
-      this.#stops.push(
-        lifecycle.onReloaded((engine, report) => {
-          if (report.trigger === 'shard-broadcast' || report.trigger === 'startup') return;
-          link.send({ type: 'newsdesk:corpus-changed', from: link.id, version: engine.version });
-        }),
-      );
-    }
   }
 
   /** What this shard serves now. */
@@ -50,7 +49,7 @@ export class ShardCoordinator {
     return {
       shard: this.#options.link.id,
       version: engine.version,
-      articles: engine.corpus.articles.length,
+      articles: engine.articles().length,
       passages: engine.passageCount,
       loadedAt: this.#options.library.loadedAt.toISOString(),
     };
@@ -78,11 +77,11 @@ export class ShardCoordinator {
   }
 
   #handle(message: ShardMessage): void {
-    const { link, library } = this.#options;
+    const { link, library, lifecycle } = this.#options;
     switch (message.type) {
       case 'newsdesk:corpus-changed':
         if (message.from === link.id || message.version === library.engine.version) return;
-        void library
+        void lifecycle
           .reload({ trigger: 'shard-broadcast', actor: systemActor(`shard ${message.from}`), queue: true })
           .then((outcome) => this.#options.onRemoteReload?.(outcome, message.from));
         return;

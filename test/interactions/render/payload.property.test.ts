@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { commands } from '../../../commands/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import type { Article } from '../../../src/corpus/article.ts';
 import { makeCorpus, parseArticleFile } from '../../../src/corpus/load-corpus.ts';
 import { createDispatchContext } from '../../../src/interactions/context.ts';
 import { dispatchInteraction } from '../../../src/interactions/dispatch.ts';
 import type { AutocompleteChoice, ReplyPayload, Responder } from '../../../src/interactions/incoming.ts';
-import { memoryLogger } from '../../../src/interactions/logger.ts';
 import { renderAnswer, renderNoCoverage } from '../../../src/interactions/render/answer.ts';
 import { renderPassageInContext } from '../../../src/interactions/render/passage.ts';
 import {
@@ -15,8 +15,9 @@ import {
   finalizeReply,
   payloadViolations,
 } from '../../../src/interactions/render/payload.ts';
+import { renderReloadOutcome } from '../../../src/interactions/render/reload.ts';
 import { renderSources } from '../../../src/interactions/render/sources.ts';
-import { renderReloadOutcome } from '../../../src/interactions/render/status.ts';
+import { memoryLogger } from '../../../src/logging/logger.ts';
 import type { AnswerResult } from '../../../src/search/answer.ts';
 import { Engine } from '../../../src/search/engine.ts';
 
@@ -256,6 +257,7 @@ describe('through the real engine and dispatcher', () => {
           fc.pre(articles.length > 0);
           const engine = Engine.build(makeCorpus(articles));
           const ctx = createDispatchContext({
+            commands,
             library: { engine, loadedAt: new Date() },
             config,
             logger: memoryLogger(),

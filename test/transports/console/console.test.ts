@@ -1,14 +1,16 @@
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../../commands/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createDispatchContext } from '../../../src/interactions/context.ts';
 import type { DispatchContext } from '../../../src/interactions/dispatch.ts';
-import { memoryLogger } from '../../../src/interactions/logger.ts';
 import { Library } from '../../../src/library.ts';
+import { CorpusLifecycle } from '../../../src/lifecycle/corpus-lifecycle.ts';
+import { memoryLogger, silentLogger } from '../../../src/logging/logger.ts';
 import { runConsole } from '../../../src/transports/console/console.ts';
 import { type ConsoleIdentity, parseLine } from '../../../src/transports/console/parse-line.ts';
 import { COLOUR, markdown, PLAIN } from '../../../src/transports/console/render-text.ts';
-import { copyOfBundledCorpus } from '../../lifecycle/fixtures/temp-corpus.ts';
+import { copyOfBundledCorpus } from '../../support/temp-corpus.ts';
 
 const identity: ConsoleIdentity = {
   userId: 'console',
@@ -36,6 +38,7 @@ describe('the local console', () => {
   beforeAll(async () => {
     const library = await Library.open('corpus');
     ctx = createDispatchContext({
+      commands,
       library,
       config: loadConfig({ RATE_LIMIT_QUESTIONS: '100' }),
       logger: memoryLogger(),
@@ -86,8 +89,11 @@ describe('the local console', () => {
   it('applies a confirmed /corpus change after "working…", printing its progress and then its outcome', async () => {
     const { corpus, cleanup } = await copyOfBundledCorpus();
     try {
+      const library = await Library.open(corpus);
       const editable = createDispatchContext({
-        library: await Library.open(corpus),
+        commands,
+        library,
+        corpus: new CorpusLifecycle(library, { corpusPath: corpus, logger: silentLogger }),
         config: loadConfig({}),
         logger: memoryLogger(),
       });

@@ -1,0 +1,73 @@
+import type { Client } from 'discord.js';
+import { commands } from '../commands/index.ts';
+import { type Config, ConfigError } from './config.ts';
+import { CorpusError } from './corpus/load-corpus.ts';
+import { createDispatchContext } from './interactions/context.ts';
+import type { DispatchContext } from './interactions/dispatch.ts';
+import type { Library } from './library.ts';
+import type { CorpusLifecycle } from './lifecycle/corpus-lifecycle.ts';
+import { openLibrary, type RunningLifecycle, startLifecycle } from './lifecycle/start-lifecycle.ts';
+import type { Logger } from './logging/logger.ts';
+
+/** What every entry point serves from: the corpus, its lifecycle and the context commands run in. */
+export interface Bootstrapped {
+  library: Library;
+  lifecycle: CorpusLifecycle;
+  ctx: DispatchContext;
+  /**
+   * Starts SIGHUP and WATCH_CORPUS reloads, index persistence and, given the gateway client, the audit
+   * channel and (under the ShardingManager) corpus coordination between shards. Call once.
+   */
+  startLifecycle(client?: Client): Promise<RunningLifecycle>;
+}
+
+/**
+ * The start-up every entry point shares (`npm start`, `npm run start:http`): opens the library
+ * (restoring the index from INDEX_CACHE_DIR when it matches the corpus; throws `CorpusError` for an
+ * invalid one), assembles its lifecycle, and builds the dispatch context with every command.
+ */
+export async function bootstrap(options: { config: Config; logger: Logger }): Promise<Bootstrapped> {
+  const { config, logger } = options;
+  const { library, lifecycle } = await openLibrary({ config, logger });
+  // Under the ShardingManager, /about lists every shard; the coordinator exists once the client does.
+  let running: RunningLifecycle | undefined;
+  const ctx = createDispatchContext({
+    commands,
+    library,
+    config,
+    logger,
+    corpus: lifecycle,
+    peerStatuses: async () => running?.shards?.statuses(),
+  });
+  process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
+  return {
+    library,
+    lifecycle,
+    ctx,
+    async startLifecycle(client) {
+      running = await startLifecycle({ library, lifecycle, config, logger, ...(client ? { client } : {}) });
+      return running;
+    },
+  };
+}
+
+/**
+ * Runs an entry point's `main`, exiting with its code when it returns one. A bad setting or an invalid
+ * corpus ends the process with its message alone (what to fix); anything else with `doing` and the stack.
+ */
+export function runMain(doing: string, main: () => Promise<number | undefined>): void {
+  main().then(
+    (code) => {
+      if (code !== undefined) process.exit(code);
+    },
+    (error: unknown) => {
+      if (error instanceof ConfigError || error instanceof CorpusError) {
+        process.stderr.write(`newsdesk: ${error.message}\n`);
+      } else {
+        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        process.stderr.write(`newsdesk: ${doing}: ${detail}\n`);
+      }
+      process.exit(1);
+    },
+  );
+}

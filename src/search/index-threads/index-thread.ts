@@ -1,0 +1,190 @@
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { Corpus } from '../../corpus/article.ts';
+import type {
+  CorpusMessage,
+  IndexReply,
+  IndexRequest,
+  IndexWorkerData,
+  IndexWorkerStatus,
+} from './index-worker-protocol.ts';
+
+/** Each kind of request without its id: the thread numbers them. */
+type WithoutId<Request> = Request extends unknown ? Omit<Request, 'id'> : never;
+type Question = WithoutId<IndexRequest>;
+type Answered = Extract<IndexReply, { ok: true }>;
+export type ReadyStatus = Extract<IndexWorkerStatus, { kind: 'ready' }>;
+
+/**
+ * One worker thread holding an index, and the channel to it. A call is either synchronous (post, then
+ * sleep on the shared reply counter until the reply is there) or asynchronous (a promise settled when
+ * the reply arrives); replies carry the request's id, so both kinds can share the channel.
+ */
+export class IndexThread {
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #replies: Int32Array;
+  readonly #pending = new Map<
+    number,
+    { resolve: (reply: Answered) => void; reject: (error: Error) => void }
+  >();
+  #nextId = 1;
+  #stopped: string | undefined;
+  /** Resolves with the worker's status once it serves; rejects if it fails or exits first. */
+  readonly ready: Promise<ReadyStatus>;
+
+  constructor(
+    data: Omit<IndexWorkerData, 'port' | 'replies'>,
+    onProgress?: (done: number, total: number) => void,
+  ) {
+    const { port1, port2 } = new MessageChannel();
+    const replies = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+    this.#port = port1;
+    this.#replies = new Int32Array(replies);
+    const workerData: IndexWorkerData = { ...data, port: port2, replies };
+    this.#worker = new Worker(new URL('./index-worker-entry.mjs', import.meta.url), {
+      workerData,
+      transferList: [port2],
+    });
+    this.ready = readyStatus(this.#worker, onProgress);
+    // Nobody may be waiting yet; the caller of `ready` sees the failure.
+    this.ready.catch(() => undefined);
+    this.#port.on('message', (reply: IndexReply) => this.#settle(reply));
+    // Neither a worker that only answers nor its channel is a reason to keep the process alive.
+    this.#port.unref();
+    // An uncaught error in the worker ends it; without a listener it would end this process too.
+    this.#worker.on('error', (error) => {
+      this.#stop(`the index worker failed: ${error.message}`);
+    });
+    this.#worker.on('exit', (code) => {
+      this.#stop(`the index worker stopped (exit code ${code})`);
+    });
+  }
+
+  /** Calls in flight: the pool sends the next one to the thread with the fewest. */
+  get load(): number {
+    return this.#pending.size;
+  }
+
+  /** Posts the corpus to a worker started with `corpusFrom: 'message'` (a structured copy, made here). */
+  sendCorpus(corpus: Corpus): void {
+    this.#worker.postMessage({ kind: 'corpus', corpus } satisfies CorpusMessage);
+  }
+
+  /** Lets the process exit with the thread still running (once it serves). */
+  unref(): void {
+    this.#worker.unref();
+  }
+
+  /** Asks the worker; rejects if it has not answered within `timeoutMs` (a stuck worker). */
+  call(question: Question, timeoutMs: number): Promise<Answered> {
+    if (this.#stopped !== undefined) return Promise.reject(new Error(`IndexThread: ${this.#stopped}`));
+    const request = { ...question, id: this.#nextId++ } as IndexRequest;
+    return new Promise((resolve, reject) => {
+      // While a caller awaits a reply, the process must not exit under it.
+      if (this.#pending.size === 0) this.#port.ref();
+      const timer = setTimeout(() => {
+        this.#settle({ id: request.id, ok: false, message: `no answer within ${timeoutMs} ms` });
+      }, timeoutMs);
+      const settled = () => clearTimeout(timer);
+      this.#pending.set(request.id, {
+        resolve: (reply) => {
+          settled();
+          resolve(reply);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      });
+      this.#port.postMessage(request);
+    });
+  }
+
+  /** `call`, waiting on this thread: nothing else runs here until the reply or the timeout. */
+  callSync(question: Question, timeoutMs: number): Answered {
+    if (this.#stopped !== undefined) throw new Error(`IndexThread: ${this.#stopped}`);
+    const request = { ...question, id: this.#nextId++ } as IndexRequest;
+    const deadline = performance.now() + timeoutMs;
+    let seen = Atomics.load(this.#replies, 0);
+    this.#port.postMessage(request);
+    for (;;) {
+      for (
+        let received = receiveMessageOnPort(this.#port);
+        received;
+        received = receiveMessageOnPort(this.#port)
+      ) {
+        const reply = received.message as IndexReply;
+        // Replies to asynchronous calls sent earlier come first: settle them on the way.
+        if (reply.id !== request.id) {
+          this.#settle(reply);
+          continue;
+        }
+        if (!reply.ok) throw new Error(`IndexThread: the index worker could not search: ${reply.message}`);
+        return reply;
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`IndexThread: the index worker did not answer within ${timeoutMs} ms`);
+      Atomics.wait(this.#replies, 0, seen, left);
+      seen = Atomics.load(this.#replies, 0);
+    }
+  }
+
+  /** Ends the worker; calls in flight and later calls fail with `why`. */
+  close(why: string): void {
+    this.#stop(why);
+    this.#port.close();
+    void this.#worker.terminate();
+  }
+
+  #settle(reply: IndexReply): void {
+    const pending = this.#pending.get(reply.id);
+    // A reply nobody waits for answers a call that timed out.
+    if (!pending) return;
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) this.#port.unref();
+    if (reply.ok) pending.resolve(reply);
+    else pending.reject(new Error(`IndexThread: the index worker could not search: ${reply.message}`));
+  }
+
+  #stop(why: string): void {
+    this.#stopped ??= why;
+    for (const [id, pending] of this.#pending) {
+      this.#pending.delete(id);
+      pending.reject(new Error(`IndexThread: ${this.#stopped}`));
+    }
+    this.#port.unref();
+  }
+}
+
+function readyStatus(
+  worker: Worker,
+  onProgress: ((done: number, total: number) => void) | undefined,
+): Promise<ReadyStatus> {
+  return new Promise((resolve, reject) => {
+    const settle = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    const onMessage = (status: IndexWorkerStatus) => {
+      if (status.kind === 'progress') {
+        onProgress?.(status.done, status.total);
+        return;
+      }
+      settle();
+      if (status.kind === 'failed') reject(new Error(`IndexThread: ${status.message}`));
+      else resolve(status);
+    };
+    const onError = (error: Error) => {
+      settle();
+      reject(new Error(`IndexThread: the index worker failed: ${error.message}`));
+    };
+    const onExit = (code: number) => {
+      settle();
+      reject(new Error(`IndexThread: the index worker exited (code ${code}) before serving`));
+    };
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+  });
+}

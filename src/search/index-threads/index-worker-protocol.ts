@@ -1,0 +1,59 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { Corpus } from '../../corpus/article.ts';
+import type { Answer, AnswerOptions } from '../answer.ts';
+import type { CacheOutcome } from '../index-cache/index-cache.ts';
+
+/** What the index worker is started with. */
+export interface IndexWorkerData {
+  /**
+   * `path`: the worker reads the corpus at `corpusPath` itself (copying a large corpus across would
+   * pause the main thread). `message`: the main thread posts it (`CorpusMessage`), and the worker reads
+   * the cache file meanwhile.
+   */
+  corpusFrom: 'path' | 'message';
+  corpusPath: string;
+  /** INDEX_CACHE_DIR ('' for none): restore from it when it matches, else build and save to it. */
+  cacheDir: string;
+  settingsFingerprint: string;
+  /** Whether this worker saves the index it builds (one worker of a pool does). */
+  persist: boolean;
+  /** Questions arrive on this port; each reply is posted on it before `replies` is bumped. */
+  port: MessagePort;
+  /** One Int32: how many replies have been posted, for the main thread to wait on. */
+  replies: SharedArrayBuffer;
+}
+
+/** What the worker posts on `parentPort`: progress while it builds, then whether it serves. */
+export type IndexWorkerStatus =
+  | {
+      kind: 'ready';
+      version: string;
+      from: 'cache' | 'built';
+      cache: CacheOutcome;
+      /**
+       * Milliseconds from the worker's start to its index (reading or receiving the corpus, restoring or
+       * building), and spent persisting it (0 when not saved).
+       */
+      indexMs: number;
+      saveMs: number;
+      savedTo?: string;
+      saveError?: string;
+    }
+  | { kind: 'failed'; message: string }
+  /** Articles indexed so far, while building. */
+  | { kind: 'progress'; done: number; total: number };
+
+export type IndexRequest =
+  | { id: number; method: 'answer'; question: string; options: AnswerOptions }
+  | { id: number; method: 'closestHeadlines'; question: string; limit: number };
+
+export type IndexReply =
+  | { id: number; ok: true; answer: Answer }
+  | { id: number; ok: true; articleIds: string[] }
+  | { id: number; ok: false; message: string };
+
+/** The corpus, posted to a worker started with `corpusFrom: 'message'`. */
+export interface CorpusMessage {
+  kind: 'corpus';
+  corpus: Corpus;
+}

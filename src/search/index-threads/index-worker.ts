@@ -1,0 +1,103 @@
+// Worker thread entry: holds one engine's index and answers the main thread's searches. The index
+// (hundreds of MB of small objects at scale) lives in this thread's heap, so building it, and freeing it
+// when the worker ends, costs the main thread no garbage-collection pauses.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Corpus } from '../../corpus/article.ts';
+import { loadCorpus } from '../../corpus/load-corpus.ts';
+import { Engine } from '../engine.ts';
+import { type CacheLookup, IndexCache } from '../index-cache/index-cache.ts';
+import type {
+  CorpusMessage,
+  IndexReply,
+  IndexRequest,
+  IndexWorkerData,
+  IndexWorkerStatus,
+} from './index-worker-protocol.ts';
+
+const data = workerData as IndexWorkerData;
+const report = (status: IndexWorkerStatus) => parentPort?.postMessage(status);
+
+function corpusMessage(): Promise<Corpus> {
+  return new Promise((resolve) => {
+    parentPort?.once('message', (message: CorpusMessage) => resolve(message.corpus));
+  });
+}
+
+async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
+  const cache = new IndexCache({ dir: data.cacheDir, settingsFingerprint: data.settingsFingerprint });
+  const started = performance.now();
+  let corpus: Corpus;
+  let lookup: CacheLookup;
+  if (data.corpusFrom === 'message') {
+    const arriving = corpusMessage();
+    const prefetched = await cache.prefetch();
+    corpus = await arriving;
+    lookup = await cache.load(corpus, prefetched);
+  } else {
+    corpus = await loadCorpus(data.corpusPath);
+    lookup = await cache.load(corpus);
+  }
+  if (lookup.status === 'hit') {
+    const { engine, file } = lookup;
+    const indexMs = performance.now() - started;
+    const cached = { status: 'hit', file } as const;
+    return {
+      engine,
+      status: { kind: 'ready', version: corpus.version, from: 'cache', cache: cached, indexMs, saveMs: 0 },
+    };
+  }
+  // Nothing else runs on this thread yet: the slices are only there to report progress.
+  const engine = await Engine.buildAsync(corpus, {
+    sliceMs: 250,
+    onProgress: (done, total) => report({ kind: 'progress', done, total }),
+  });
+  const status: IndexWorkerStatus = {
+    kind: 'ready',
+    version: corpus.version,
+    from: 'built',
+    cache: lookup,
+    indexMs: performance.now() - started,
+    saveMs: 0,
+  };
+  // Saved before serving: once questions arrive, a long serialization would hold them up.
+  if (cache.enabled && data.persist) {
+    const saving = performance.now();
+    try {
+      status.savedTo = await cache.save(engine);
+    } catch (error) {
+      status.saveError = String(error);
+    }
+    status.saveMs = performance.now() - saving;
+  }
+  return { engine, status };
+}
+
+function serve(engine: Engine): void {
+  const replies = new Int32Array(data.replies);
+  data.port.on('message', (request: IndexRequest) => {
+    let reply: IndexReply;
+    try {
+      reply =
+        request.method === 'answer'
+          ? { id: request.id, ok: true, answer: engine.answer(request.question, request.options) }
+          : {
+              id: request.id,
+              ok: true,
+              articleIds: engine.closestHeadlines(request.question, request.limit).map((a) => a.id),
+            };
+    } catch (error) {
+      reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    data.port.postMessage(reply);
+    Atomics.add(replies, 0, 1);
+    Atomics.notify(replies, 0);
+  });
+}
+
+try {
+  const opened = await open();
+  serve(opened.engine);
+  report(opened.status);
+} catch (error) {
+  report({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+}

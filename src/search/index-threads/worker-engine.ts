@@ -1,0 +1,186 @@
+import type { Article, Corpus } from '../../corpus/article.ts';
+import type { Answer, AnswerOptions } from '../answer.ts';
+import { CorpusLookup } from '../corpus-lookup.ts';
+import type { CacheOutcome, IndexCache } from '../index-cache/index-cache.ts';
+import { SearchEngine } from '../search-engine.ts';
+import { IndexThread } from './index-thread.ts';
+import type { IndexReply } from './index-worker-protocol.ts';
+
+/**
+ * How long an asynchronous search may wait for its worker before it fails: far beyond any search (they
+ * take milliseconds, queued ones seconds at worst), short enough that a stuck worker is reported.
+ */
+const ASYNC_TIMEOUT_MS = 30_000;
+
+/** Options of {@link WorkerEngine.start}. */
+export interface WorkerEngineOptions {
+  /** Where the workers read the corpus from: the same path `corpus` was read from. */
+  corpusPath: string;
+  /** The corpus as read and validated on this thread (or being read); the workers must find the same version. */
+  corpus: Corpus | Promise<Corpus>;
+  /** Restore the index from it when it matches, else build it and save it (from one worker). Omit for no cache. */
+  cache?: IndexCache;
+  /**
+   * Worker threads, each with its own copy of the index: searches asked with `answerAsync` run on as
+   * many at once. Each copy costs the memory of one index.
+   * @default 1
+   */
+  workers?: number;
+  /**
+   * Post the corpus read on this thread to the workers instead of having them read it again. Quicker,
+   * and the cache file is read meanwhile, but copying pauses this thread (about 0.1 s per worker at
+   * 24,000 articles): for starts, before the bot serves, not for reloads.
+   * @default false
+   */
+  sendCorpus?: boolean;
+  /** Called now and then while the (first) worker builds the index. */
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * How long a synchronous search (`answer`, used by citation autocomplete) may hold this thread before
+   * the call fails: a worker that died mid-call is only noticed then. Autocomplete has to answer within
+   * Discord's 3 seconds anyway; a search takes milliseconds.
+   * @default 2_000
+   */
+  callTimeoutMs?: number;
+}
+
+/** A started worker engine, with how its index came to be. */
+export interface StartedWorkerEngine {
+  engine: WorkerEngine;
+  from: 'cache' | 'built';
+  lookup: CacheOutcome;
+  /** Milliseconds the (first) worker spent restoring or building the index, and persisting it. */
+  indexMs: number;
+  saveMs: number;
+  savedTo?: string;
+  saveError?: string;
+}
+
+/**
+ * A search engine whose index lives in worker threads. The corpus stays here (citations, context and
+ * autocomplete need no index). What this buys is the heap: building an index, and dropping the old one
+ * after a reload, happen in other threads' heaps, so this thread (gateway heartbeats, HTTP requests)
+ * never waits on their garbage collection. `answerAsync` leaves this thread free while a worker
+ * searches, and spreads searches over the workers; `answer` waits for the reply, as a search on this
+ * thread would.
+ */
+export class WorkerEngine extends SearchEngine {
+  readonly #threads: IndexThread[];
+  readonly #timeoutMs: number;
+  #closed: string | undefined;
+
+  private constructor(corpus: Corpus, lookup: CorpusLookup, threads: IndexThread[], timeoutMs: number) {
+    super(corpus, lookup);
+    this.#threads = threads;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /**
+   * Starts the workers on the corpus at `corpusPath`; resolves once they all serve, rejects if one
+   * cannot. They start reading at once, alongside this thread's own reading when `corpus` is a promise.
+   */
+  static async start(options: WorkerEngineOptions): Promise<StartedWorkerEngine> {
+    const count = Math.max(1, Math.trunc(options.workers ?? 1));
+    const threads = Array.from(
+      { length: count },
+      (_, i) =>
+        new IndexThread(
+          {
+            corpusFrom: options.sendCorpus ? 'message' : 'path',
+            corpusPath: options.corpusPath,
+            cacheDir: options.cache?.dir ?? '',
+            settingsFingerprint: options.cache?.settingsFingerprint ?? '',
+            persist: i === 0,
+          },
+          i === 0 ? options.onProgress : undefined,
+        ),
+    );
+    try {
+      // This thread's reading decides what is wrong with a corpus (a `CorpusError` lists every
+      // problem); a worker's failure is only reported when this thread found nothing wrong.
+      const corpus = await options.corpus;
+      if (options.sendCorpus) for (const thread of threads) thread.sendCorpus(corpus);
+      const [statuses, lookup] = await Promise.all([
+        Promise.all(threads.map((thread) => thread.ready)),
+        CorpusLookup.ofAsync(corpus),
+      ]);
+      for (const status of statuses) {
+        if (status.version !== corpus.version) {
+          throw new Error(
+            `the corpus changed while it was being indexed (read ${corpus.version}, indexed ${status.version}); reload again`,
+          );
+        }
+      }
+      for (const thread of threads) thread.unref();
+      const engine = new WorkerEngine(corpus, lookup, threads, options.callTimeoutMs ?? 2_000);
+      const { from, cache, indexMs, saveMs, savedTo, saveError } = statuses[0]!;
+      return {
+        engine,
+        from,
+        lookup: cache,
+        indexMs,
+        saveMs,
+        savedTo,
+        saveError,
+      };
+    } catch (error) {
+      for (const thread of threads) thread.close('the index workers did not start');
+      throw error;
+    }
+  }
+
+  override get inFlight(): number {
+    return this.#threads.reduce((sum, thread) => sum + thread.load, 0);
+  }
+
+  /** How many workers (copies of the index) serve this engine. */
+  get workers(): number {
+    return this.#threads.length;
+  }
+
+  answer(question: string, options: AnswerOptions = {}): Answer {
+    return answerIn(this.#idlest().callSync({ method: 'answer', question, options }, this.#timeoutMs));
+  }
+
+  closestHeadlines(question: string, limit = 3): Article[] {
+    return this.#headlinesIn(
+      this.#idlest().callSync({ method: 'closestHeadlines', question, limit }, this.#timeoutMs),
+    );
+  }
+
+  override async answerAsync(question: string, options: AnswerOptions = {}): Promise<Answer> {
+    return answerIn(await this.#idlest().call({ method: 'answer', question, options }, ASYNC_TIMEOUT_MS));
+  }
+
+  override async closestHeadlinesAsync(question: string, limit = 3): Promise<Article[]> {
+    return this.#headlinesIn(
+      await this.#idlest().call({ method: 'closestHeadlines', question, limit }, ASYNC_TIMEOUT_MS),
+    );
+  }
+
+  #headlinesIn(reply: IndexReply): Article[] {
+    if (!reply.ok || !('articleIds' in reply))
+      throw new Error('WorkerEngine: the index worker answered with no headlines');
+    return reply.articleIds.flatMap((id) => this.article(id) ?? []);
+  }
+
+  /** Ends the workers; later searches throw. Citations, context and autocomplete keep working. */
+  override close(): void {
+    this.#closed ??= 'this engine was retired after a reload';
+    for (const thread of this.#threads) thread.close(this.#closed);
+  }
+
+  /** The worker with the fewest searches in flight. */
+  #idlest(): IndexThread {
+    if (this.#closed !== undefined) throw new Error(`WorkerEngine: ${this.#closed}`);
+    let best = this.#threads[0]!;
+    for (const thread of this.#threads) if (thread.load < best.load) best = thread;
+    return best;
+  }
+}
+
+function answerIn(reply: IndexReply): Answer {
+  if (!reply.ok || !('answer' in reply))
+    throw new Error('WorkerEngine: the index worker answered with no answer');
+  return reply.answer;
+}

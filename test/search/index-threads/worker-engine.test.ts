@@ -1,0 +1,200 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CorpusError, loadCorpus } from '../../../src/corpus/load-corpus.ts';
+import { Library } from '../../../src/library.ts';
+import { AuditLog } from '../../../src/lifecycle/audit-log.ts';
+import { CorpusLifecycle } from '../../../src/lifecycle/corpus-lifecycle.ts';
+import { silentLogger } from '../../../src/logging/logger.ts';
+import { Engine } from '../../../src/search/engine.ts';
+import { startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
+import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
+import { WorkerEngine } from '../../../src/search/index-threads/worker-engine.ts';
+import { BUNDLED_CORPUS, copyOfBundledCorpus, LIGHTHOUSE } from '../../support/temp-corpus.ts';
+import { floodQuestions } from './fixtures/flood-questions.ts';
+
+const QUESTIONS = [
+  'who threatened the mayor of Teteghem?',
+  'What did the mayor of Calais threaten to do?',
+  'English mafia gun',
+  'how many migrants are in the camp?',
+  'who won the 1998 world cup?',
+];
+
+describe('WorkerEngine over the bundled corpus', () => {
+  let inThread: Engine;
+  let inWorker: WorkerEngine;
+  beforeAll(async () => {
+    const corpus = await loadCorpus(BUNDLED_CORPUS);
+    inThread = Engine.build(corpus);
+    ({ engine: inWorker } = await WorkerEngine.start({ corpusPath: BUNDLED_CORPUS, corpus }));
+  });
+  afterAll(() => inWorker.close());
+
+  it('answers exactly as the engine on this thread: same passages, quotes, scores and paging', () => {
+    for (const question of QUESTIONS) {
+      expect(inWorker.answer(question), question).toEqual(inThread.answer(question));
+      expect(inWorker.answer(question, { limit: 2, offset: 2 })).toEqual(
+        inThread.answer(question, { limit: 2, offset: 2 }),
+      );
+    }
+    expect(inWorker.answer(QUESTIONS[0]!).results[0]?.citation).toBe('teteghem-mayor-threatened-with-gun#2');
+  });
+
+  it('gives the same closest headlines, citation suggestions and context', () => {
+    const ids = (articles: { id: string }[]) => articles.map((article) => article.id);
+    expect(ids(inWorker.closestHeadlines('Calais migrants', 3))).toEqual(
+      ids(inThread.closestHeadlines('Calais migrants', 3)),
+    );
+    expect(ids(inWorker.closestHeadlines('Calais migrants', 3)).length).toBeGreaterThan(0);
+    expect(inWorker.suggestCitations('mayor gun')).toEqual(inThread.suggestCitations('mayor gun'));
+    expect(inWorker.context('teteghem-mayor-threatened-with-gun#2', 1)).toEqual(
+      inThread.context('teteghem-mayor-threatened-with-gun#2', 1),
+    );
+    expect(inWorker.passageCount).toBe(inThread.passageCount);
+  });
+});
+
+describe('WorkerEngine with two workers', () => {
+  let inThread: Engine;
+  let pool: WorkerEngine;
+  beforeAll(async () => {
+    const corpus = await loadCorpus(BUNDLED_CORPUS);
+    inThread = Engine.build(corpus);
+    ({ engine: pool } = await WorkerEngine.start({ corpusPath: BUNDLED_CORPUS, corpus, workers: 2 }));
+  });
+  afterAll(() => pool.close());
+
+  it('answers questions asked at once, on both workers, as the engine on this thread does', async () => {
+    expect(pool.workers).toBe(2);
+    const asked = QUESTIONS.flatMap((question) => [question, `${question} please`]);
+    const answers = await Promise.all(asked.map((question) => pool.answerAsync(question)));
+    expect(answers).toEqual(asked.map((question) => inThread.answer(question)));
+    const headlines = await pool.closestHeadlinesAsync('Calais migrants', 2);
+    expect(headlines.map((article) => article.id)).toEqual(
+      inThread.closestHeadlines('Calais migrants', 2).map((article) => article.id),
+    );
+  });
+
+  it('mixes waiting and non-waiting calls on the same workers', async () => {
+    const pending = QUESTIONS.map((question) => pool.answerAsync(question, { limit: 1 }));
+    // Waiting calls settle the replies to earlier non-waiting ones as they go past.
+    expect(pool.answer(QUESTIONS[0]!)).toEqual(inThread.answer(QUESTIONS[0]!));
+    expect(await Promise.all(pending)).toEqual(
+      QUESTIONS.map((question) => inThread.answer(question, { limit: 1 })),
+    );
+  });
+
+  it('fails calls in flight when closed, and every later one', async () => {
+    const { engine } = await WorkerEngine.start({
+      corpusPath: BUNDLED_CORPUS,
+      corpus: loadCorpus(BUNDLED_CORPUS),
+      workers: 2,
+    });
+    const inFlight = engine.answerAsync(QUESTIONS[1]!);
+    engine.close();
+    await expect(inFlight).rejects.toThrow(/retired/);
+    await expect(engine.answerAsync(QUESTIONS[1]!)).rejects.toThrow(/retired/);
+  });
+});
+
+describe('WorkerEngine.start', () => {
+  let root: string;
+  let folder: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ root, corpus: folder, cleanup } = await copyOfBundledCorpus());
+  });
+  afterEach(() => cleanup());
+
+  it('refuses an invalid corpus with every problem, as read on this thread', async () => {
+    await writeFile(path.join(folder, 'broken.md'), '---\npublisher: Nobody\n---\n\nNo title here.\n');
+    const started = startWorkerEngine({ corpusPath: folder, cache: new IndexCache({ dir: '' }) });
+    await expect(started).rejects.toBeInstanceOf(CorpusError);
+    await expect(started).rejects.toThrow(/title is required/);
+  });
+
+  it('refuses to serve an index of another corpus than the one read on this thread', async () => {
+    const other = await loadCorpus(BUNDLED_CORPUS);
+    await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    await expect(WorkerEngine.start({ corpusPath: folder, corpus: other })).rejects.toThrow(
+      /the corpus changed while it was being indexed/,
+    );
+  });
+
+  it('builds and persists the index on a cold start, then starts from it', async () => {
+    const cache = new IndexCache({ dir: path.join(root, 'cache') });
+    const cold = await startWorkerEngine({ corpusPath: folder, cache });
+    cold.engine.close();
+    expect(cold.from).toBe('built');
+    expect(cold.lookup).toEqual({ status: 'miss', reason: 'absent' });
+    expect(cold.savedTo).toBe(cache.fileFor(cold.engine.version));
+    expect(await readdir(cache.dir)).toHaveLength(1);
+
+    const warm = await startWorkerEngine({ corpusPath: folder, cache });
+    expect(warm.from).toBe('cache');
+    expect(warm.saveMs).toBe(0);
+    expect(warm.engine.answer(QUESTIONS[0]!).results[0]?.citation).toBe(
+      'teteghem-mayor-threatened-with-gun#2',
+    );
+    warm.engine.close();
+
+    // The worker reads the one cache file before it knows the corpus; a file for another corpus is not used.
+    await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    const changed = await startWorkerEngine({ corpusPath: folder, cache });
+    changed.engine.close();
+    expect(changed.from).toBe('built');
+    expect(changed.lookup).toEqual({ status: 'miss', reason: 'absent' });
+    expect(changed.engine.article('lighthouse')).toBeDefined();
+    expect(await readdir(cache.dir)).toEqual([path.basename(cache.fileFor(changed.engine.version))]);
+  });
+
+  it('once closed, refuses searches but still cites from its corpus', async () => {
+    const { engine } = await WorkerEngine.start({ corpusPath: folder, corpus: loadCorpus(folder) });
+    engine.close();
+    expect(() => engine.answer(QUESTIONS[0]!)).toThrow(/retired/);
+    expect(engine.passage('teteghem-mayor-threatened-with-gun#2')?.article.id).toBe(
+      'teteghem-mayor-threatened-with-gun',
+    );
+  });
+
+  it('reloads onto a new worker with no question failing, and retires the old worker', async () => {
+    const { engine: first } = await WorkerEngine.start({ corpusPath: folder, corpus: loadCorpus(folder) });
+    const library = new Library(first);
+    const lifecycle = new CorpusLifecycle(library, {
+      corpusPath: folder,
+      audit: new AuditLog({ logger: silentLogger }),
+      retireAfterMs: 50,
+      index: async (corpus, onProgress) =>
+        (await WorkerEngine.start({ corpusPath: folder, corpus, onProgress })).engine,
+    });
+    const flood = floodQuestions(library, QUESTIONS[0]!, 'teteghem-mayor-threatened-with-gun');
+
+    await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    const outcome = await lifecycle.reload();
+    expect(outcome.status).toBe('reloaded');
+    expect(library.engine).not.toBe(first);
+    // Questions that took the old engine before the swap, still queued on its worker past the 50 ms grace.
+    const backlog = Array.from({ length: 400 }, (_, i) => first.answerAsync(`${QUESTIONS[i % 5]} ${i}`));
+    expect(library.engine.answer('who rescued the stranded kayakers?').results[0]?.article).toBe(
+      'lighthouse',
+    );
+    const during = flood.answered();
+
+    await writeFile(path.join(folder, 'broken.md'), '---\npublisher: Nobody\n---\n\n');
+    const refused = await lifecycle.reload();
+    expect(refused.status).toBe('refused');
+    expect(library.engine.answer('who rescued the stranded kayakers?').results[0]?.article).toBe(
+      'lighthouse',
+    );
+
+    flood.stop();
+    expect(flood.failures).toEqual([]);
+    expect(during).toBeGreaterThan(0);
+    const settled = await Promise.allSettled(backlog);
+    expect(settled.filter((result) => result.status === 'rejected')).toEqual([]);
+    // Once idle, the replaced engine's worker is ended (its index freed).
+    await vi.waitFor(() => expect(() => first.answer(QUESTIONS[0]!)).toThrow(/retired/), { timeout: 3000 });
+    library.engine.close();
+  });
+});
