@@ -78,6 +78,10 @@ export default {
   access: 'moderators',
   isPrivate: () => true,
   async execute(ctx, options, interaction) {
+    // What the moderator left out is said first, whatever else stands in the way.
+    if (options.subcommand === 'add' && (options.file === undefined) === (options.url === undefined)) {
+      throw new UserError('file-or-url', FILE_OR_URL);
+    }
     const corpus = requireCorpus(ctx);
     const actor = actorOf(interaction);
     return withUserErrors(async () => {
@@ -146,12 +150,7 @@ async function attachmentUpload(
   url: string | undefined,
   maxBytes: number,
 ): Promise<Upload> {
-  if (file === undefined || url !== undefined) {
-    throw new UserError(
-      'file-or-url',
-      'Give either a `file` to upload or a `url` to fetch (one of the two).',
-    );
-  }
+  if (file === undefined || url !== undefined) throw new UserError('file-or-url', FILE_OR_URL);
   if (file.size > maxBytes) {
     throw new UserError(
       'too-large',
@@ -160,6 +159,8 @@ async function attachmentUpload(
   }
   return { name: file.filename, bytes: await downloadAttachment(file.url, { maxBytes }) };
 }
+
+const FILE_OR_URL = 'Give either a `file` to upload or a `url` to fetch (one of the two).';
 
 function requireCorpus(ctx: CommandContext): CorpusAdministration {
   if (!ctx.corpus) {

@@ -123,7 +123,9 @@ export async function loadCorpus(path: string, options: { onProgress?: ReadProgr
     throw new CorpusError([{ file: path, line: 1, message: 'no such file or folder' }]);
   }
   const entries = info.isDirectory() ? await readdir(path, { withFileTypes: true }) : [];
-  const read = (entry: Dirent) => !entry.isDirectory() && isCorpusFile(entry.name);
+  // A folder named like an article (`x.md`) is read too, so that it is reported as a problem rather
+  // than silently skipped; other subfolders are listed as not read.
+  const read = (entry: Dirent) => isCorpusFile(entry.name);
   const sources = info.isDirectory()
     ? entries
         .filter(read)

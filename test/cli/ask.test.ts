@@ -168,7 +168,9 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     const text = await ask(['--corpus', dir, `who rescued the kayakers ${hostile}?`]);
     expect(text.stdout).toContain('rescued four kayakers');
     expect(text.stdout).not.toMatch(controls);
-    const missing = await ask(['--corpus', dir, '--stdin'], `volcano eruption ${hostile}\n`);
+    // Controls alone, without the words the article holds too ("owned", "2J31m"): a question about nothing here.
+    const bare = '\u001b\u0007\u009b\u202e';
+    const missing = await ask(['--corpus', dir, '--stdin'], `volcano eruption ${bare}\n`);
     expect(missing.stdout).toContain('No coverage found');
     expect(missing.stdout).not.toMatch(controls);
     // JSON keeps the text verbatim for programs, written so that a terminal shows it inert.

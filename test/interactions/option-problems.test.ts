@@ -66,9 +66,9 @@ describe('messages for bad options, in plain words', () => {
     expect(await typed(ctx, '/cite')).toContain(plain('`/cite` needs `id` (Citation, e.g. article-id#3).'));
   });
 
-  it('/corpus add alone asks for the file', async () => {
+  it('/corpus add alone asks for a file or a link', async () => {
     expect(await typed(ctx, '/corpus add')).toContain(
-      plain('`/corpus add` needs `file` (Markdown with front matter, or text with the headline first).'),
+      plain('Give either a `file` to upload or a `url` to fetch (one of the two).'),
     );
   });
 });

@@ -143,7 +143,10 @@ function parseOptions(
     values.push([option, value]);
   }
   if (leading !== '') {
+    // `/corpus add notes/story.md` names a file on this machine, `/corpus add https://…` a link.
+    const file = declared.find((option) => option.type === ApplicationCommandOptionType.Attachment);
     const primary =
+      (/^https?:\/\//i.test(leading) ? undefined : file) ??
       declared.find((option) => option.type === ApplicationCommandOptionType.String && option.required) ??
       declared.find((option) => option.type === ApplicationCommandOptionType.String) ??
       declared.find((option) => option.type === ApplicationCommandOptionType.Attachment);
