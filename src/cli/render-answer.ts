@@ -1,4 +1,5 @@
 import type { Article } from '../corpus/article.ts';
+import { publishedDay } from '../corpus/published-date.ts';
 import type { Answer, AnswerResult } from '../search/answer.ts';
 
 /** Terminal styling; every function is the identity when colour is off. */
@@ -45,12 +46,13 @@ export function markQuote(
   return out + result.quote.slice(at);
 }
 
-/** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed. */
+/** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed ("undated"). */
 export function citationLine(
   result: Pick<AnswerResult, 'title' | 'publisher' | 'published' | 'url'>,
   style: Style,
 ): string {
-  const source = [result.publisher, result.published].filter((part) => part !== null).join(', ');
+  const date = result.published === null ? 'undated' : publishedDay(result.published);
+  const source = [result.publisher, date].filter((part) => part !== null).join(', ');
   return [style.bold(result.title), source && `— ${source}`, result.url && style.link(`<${result.url}>`)]
     .filter(Boolean)
     .join(' ');

@@ -113,4 +113,37 @@ describe('npm run ask', () => {
     const run = await ask(['--json', '--corpus', file, 'cocoa prices']);
     expect((JSON.parse(run.stdout) as { results: { citation: string }[] }).results[0]?.citation).toBe('w1#1');
   });
+
+  it('dates every citation: ISO 8601 in JSON, the day in text, undated articles said to be undated', async () => {
+    const json = await ask([
+      '--json',
+      '--limit',
+      '10',
+      '--corpus',
+      'test/fixtures/dated-corpus',
+      'Gravelines dock strike',
+    ]);
+    const results = (JSON.parse(json.stdout) as { results: { article: string; published: string | null }[] })
+      .results;
+    const published = Object.fromEntries(results.map((result) => [result.article, result.published]));
+    expect(published).toMatchObject({
+      'wire-1987': '1987-02-26T15:01:11.79',
+      'dock-strike-returns': '2015-08-01T23:30:00-05:00',
+      'dock-strike-undated': null,
+    });
+    const text = await ask([
+      '--limit',
+      '10',
+      '--corpus',
+      'test/fixtures/dated-corpus',
+      'Gravelines dock strike',
+    ]);
+    expect(text.stdout).toContain('GRAVELINES DOCKERS STRIKE — 1987-02-26');
+    expect(text.stdout).toContain(
+      'Gravelines dock strike returns twelve years on — Harbour Gazette, 2015-08-01',
+    );
+    expect(text.stdout).toContain(
+      'What the Gravelines dock strike means for ferries — Channel Notes, undated',
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import { type APIButtonComponent, type APIEmbed, ButtonStyle, ComponentType } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { code } from './citation.ts';
+import { code, dateLabel } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
 import { customIds } from './query-state.ts';
@@ -24,7 +24,7 @@ export function renderSources(
   const lines = shown.map((article, index) => {
     const rank = current * SOURCES_PER_PAGE + index + 1;
     const paragraphs = new Set(article.passages.map((passage) => passage.paragraph)).size;
-    const meta = [article.publisher ?? 'publisher unknown', article.published].filter(Boolean).join(', ');
+    const meta = `${article.publisher ?? 'publisher unknown'}, ${dateLabel(article.published)}`;
     const tail = ` — ${escapeText(meta)} · ${paragraphs} paragraph${paragraphs === 1 ? '' : 's'} · ${code(article.id)}`;
     const title = fitText(article.title, Math.max(40, perLine - tail.length - 10), { render: escapeText });
     return `${rank}. **${title}**${tail.length < perLine - 40 ? tail : ` · ${code(fitText(article.id, 60))}`}`;
