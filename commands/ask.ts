@@ -17,6 +17,8 @@ const AskOptions = z.object({
   question: z.string().trim().min(1, 'write a question').max(MAX_QUESTION_LENGTH),
   limit: z.number().int().min(1).max(5).default(3),
   source: z.string().trim().min(1).max(100).optional(),
+  since: z.string().trim().max(40).optional(),
+  until: z.string().trim().max(40).optional(),
   private: z.boolean().default(false),
 });
 
@@ -37,6 +39,22 @@ export default {
     .addStringOption((o) =>
       o.setName('source').setDescription('Only answer from this article').setAutocomplete(true),
     )
+    .addStringOption((o) =>
+      o
+        .setName('since')
+        .setDescription(
+          'Only articles published from then: a year (2003), month (2015-08) or date (2015-08-01)',
+        )
+        .setMaxLength(40),
+    )
+    .addStringOption((o) =>
+      o
+        .setName('until')
+        .setDescription(
+          'Only articles published until then: a year (2003), month (2015-08) or date (2015-08-01)',
+        )
+        .setMaxLength(40),
+    )
     .addBooleanOption((o) => o.setName('private').setDescription('Show the answer only to you')),
   options: AskOptions,
   rateLimited: true,
@@ -46,6 +64,8 @@ export default {
       question: options.question,
       limit: options.limit,
       sourceId: options.source ?? null,
+      ...(options.since ? { since: options.since } : {}),
+      ...(options.until ? { until: options.until } : {}),
     });
   },
   autocomplete(ctx, focused) {
@@ -75,6 +95,8 @@ export default {
             limit: page.data.limit,
             offset: page.data.offset,
             sourceId: state.source,
+            ...(state.since ? { since: state.since } : {}),
+            ...(state.until ? { until: state.until } : {}),
           }),
         };
       },

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { CorpusError, loadCorpus } from '../corpus/load-corpus.ts';
 import { Engine, MAX_LIMIT } from '../search/engine.ts';
+import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
 
 const USAGE = `Usage: npm run ask -- [options] "question"
@@ -15,6 +16,8 @@ Options:
   --stdin         read one question per line from standard input
   --limit N       results per question, 1-${MAX_LIMIT} (default 3)
   --corpus PATH   a folder of articles or a .jsonl file (default: corpus/)
+  --since WHEN    only articles published from then: a year (2003), month (2015-08) or date (2015-08-01)
+  --until WHEN    only articles published until then (inclusive); undated articles are left out
   --help          show this help
 `;
 
@@ -38,7 +41,14 @@ function parse(argv: string[]) {
   const question = positionals.join(' ');
   if (!values.help && !values.stdin && question.trim() === '') throw new UsageError('no question given');
   if (values.stdin && question !== '') throw new UsageError('give a question or --stdin, not both');
-  return { ...values, limit, question };
+  let period: Period | undefined;
+  try {
+    period = parsePeriod({ since: values.since ?? null, until: values.until ?? null });
+  } catch (error) {
+    if (!(error instanceof PeriodError)) throw error;
+    throw new UsageError(`--${error.message}`);
+  }
+  return { ...values, limit, question, period };
 }
 
 function parseOptions(argv: string[]) {
@@ -50,6 +60,8 @@ function parseOptions(argv: string[]) {
       stdin: { type: 'boolean', default: false },
       limit: { type: 'string' },
       corpus: { type: 'string', default: 'corpus' },
+      since: { type: 'string' },
+      until: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -85,7 +97,10 @@ async function main(argv: string[]): Promise<number> {
 
   const style = makeStyle(wantsColour(process.stdout));
   const answerOne = (question: string): string => {
-    const answer = engine.answer(question, { limit: options.limit });
+    const answer = engine.answer(question, {
+      limit: options.limit,
+      ...(options.period ? { period: options.period } : {}),
+    });
     if (options.json) return `${JSON.stringify(answerToJson(answer))}\n`;
     const closest = answer.results.length === 0 ? engine.closestHeadlines(question) : [];
     return renderAnswer(answer, style, closest);

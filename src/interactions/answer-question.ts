@@ -1,7 +1,22 @@
+import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { UserError } from './errors.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
 import { renderAnswer, renderNoCoverage } from './render/answer.ts';
+
+/** The period the user wrote, checked; a bad bound is refused in plain words. */
+function periodOf(written: { since?: string; until?: string }): Period | undefined {
+  try {
+    return parsePeriod(written);
+  } catch (error) {
+    if (error instanceof PeriodError) throw new UserError('bad-period', `${capitalise(error.message)}.`);
+    throw error;
+  }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /** What `/ask`, "More results" and "Find coverage" all do: ask the engine and render what it says. */
 export async function answerQuestion(
@@ -13,6 +28,9 @@ export async function answerQuestion(
     /** Article id to answer from (`/ask source:`). */
     sourceId?: string | null;
     subject?: string;
+    /** The publication period to answer from, as written (`2003`, `2015-08`, `2015-08-01`). */
+    since?: string;
+    until?: string;
   },
 ): Promise<ReplyPayload> {
   const offset = request.offset ?? 0;
@@ -23,21 +41,28 @@ export async function answerQuestion(
       'That source is not in the archive (it may have been removed by a reload). Pick one from the list as you type, or leave it out.',
     );
   }
+  const written = {
+    ...(request.since ? { since: request.since } : {}),
+    ...(request.until ? { until: request.until } : {}),
+  };
+  const period = periodOf(written);
   const answer = await engine.answerAsync(request.question, {
     limit: request.limit,
     offset,
     ...(source ? { articleId: source.id } : {}),
+    ...(period ? { period } : {}),
   });
   if (answer.results.length === 0) {
     if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
     const closest = await engine.closestHeadlinesAsync(request.question, 3);
-    return renderNoCoverage(request.question, closest, source ?? null);
+    return renderNoCoverage(request.question, closest, source ?? null, written);
   }
   return renderAnswer(answer, {
     question: request.question,
     limit: request.limit,
     offset,
     source: source ?? null,
+    ...written,
     ...(request.subject ? { subject: request.subject } : {}),
   });
 }

@@ -146,4 +146,24 @@ describe('npm run ask', () => {
       'What the Gravelines dock strike means for ferries — Channel Notes, undated',
     );
   });
+
+  it('--since and --until keep answers to that period; a bad bound is a usage error', async () => {
+    const run = await ask([
+      '--json',
+      '--limit',
+      '10',
+      '--corpus',
+      'test/fixtures/dated-corpus',
+      '--until',
+      '1987-02-26',
+      'Gravelines dock strike',
+    ]);
+    const { results } = JSON.parse(run.stdout) as { results: { article: string }[] };
+    expect(new Set(results.map((result) => result.article))).toEqual(new Set(['wire-1987']));
+    const bad = await ask(['--since', '2015-8', 'strike']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      "--since must be a year (2003), a month (2015-08) or a date (2015-08-01); got '2015-8'",
+    );
+  });
 });
