@@ -88,7 +88,9 @@ describe('the local console', () => {
       '/ask Gravelines dock strike since:2015-08 until:2015-08-01',
       '/ask Gravelines dock strike until:yesterday',
     ]);
-    expect(out).toContain('2 passages answer your question among articles published from 2015-08 to 2015-08-01:');
+    expect(out).toContain(
+      '2 passages answer your question among articles published from 2015-08 to 2015-08-01:',
+    );
     expect(out).toContain('— Harbour Gazette, 2015-08-01 · cite dock-strike-returns#1');
     expect(out).not.toMatch(/cite (dock-strike-ends|wire-2015|dock-strike-undated)/);
     expect(out).toContain(
