@@ -4,8 +4,8 @@ import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
 import { renderAnswer, renderNoCoverage } from './render/answer.ts';
 
-/** The period the user wrote, checked; a bad bound is refused in plain words. */
-function periodOf(written: { since?: string; until?: string }): Period | undefined {
+/** The period the user wrote (`/ask`, `/sources`), checked; a bad bound is refused in plain words. */
+export function periodOf(written: { since?: string; until?: string }): Period | undefined {
   try {
     return parsePeriod(written);
   } catch (error) {
