@@ -7,7 +7,8 @@ import type { BulkFormat } from './format.ts';
 
 /**
  * Metadata read from a JSON Lines record (the shape of `../shared/data/*\/*.jsonl`; `date` stands for
- * `published` when that is absent, and leaves the article undated when unreadable); other fields are ignored. Newswire dumps hold headline-only items (empty `text`: an article with no passages), items
+ * `published` when that is absent, and leaves the article undated when unreadable); other fields are
+ * ignored. Newswire dumps hold headline-only items (empty `text`: an article with no passages), items
  * without a headline (the first line of `text` stands in, as in a `.txt` file) and empty records
  * (skipped: there is nothing to cite).
  */
