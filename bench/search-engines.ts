@@ -17,6 +17,7 @@ import { engineAdapters } from './engines/registry.ts';
 import { assembleBenchCorpora } from './lib/bench-corpus.ts';
 import { formatTable } from './lib/format-table.ts';
 import { describeMachine, installedVersions } from './lib/machine.ts';
+import { measureQuoteCheck, quoteCheckLines } from './lib/measure-quote-check.ts';
 import type { MeasurementJob, MeasurementOutcome } from './lib/measurement.ts';
 import { isFailed } from './lib/measurement.ts';
 import { checkTargets, growthRatios, peerRatios } from './lib/report.ts';
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
 
   const workDir = await mkdtemp(join(tmpdir(), 'newsdesk-bench-'));
   const outcomes: MeasurementOutcome[] = [];
+  let quoteCheck: Awaited<ReturnType<typeof measureQuoteCheck>> | undefined;
   const started = performance.now();
   let remainingPassages = sizes.reduce((sum, size) => sum + size.passageCount * options.engines.length, 0);
   try {
@@ -170,6 +172,18 @@ async function main(): Promise<void> {
         outcomes.push(outcome);
       }
     }
+    const largest = sizes.at(-1)!;
+    quoteCheck = await measureQuoteCheck(
+      {
+        corpusName: largest.name,
+        corpusFile: join(workDir, `${largest.name}.json`),
+        questionsFile: join(options.dataDir, 'newsqa', 'questions.jsonl'),
+        perKind: 60,
+        budgetSeconds: options.queryBudgetSeconds,
+      },
+      options.timeoutSeconds * 1000,
+    );
+    log(quoteCheckLines(quoteCheck).join('\n'));
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -194,7 +208,7 @@ async function main(): Promise<void> {
 
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ machine, versions, corpora, engines, totalSeconds, results: outcomes, ratios, growth, targets }, null, 2)}\n`,
+      `${JSON.stringify({ machine, versions, corpora, engines, totalSeconds, results: outcomes, ratios, growth, targets, quoteCheck }, null, 2)}\n`,
     );
     return;
   }
@@ -292,6 +306,7 @@ async function main(): Promise<void> {
     );
     out.push('');
   }
+  if (quoteCheck) out.push(...quoteCheckLines(quoteCheck), '');
   out.push('Targets (issue 6):');
   for (const check of targets) out.push(`  ${check.status} ${check.target}: ${check.detail}`);
   process.stdout.write(`${out.join('\n')}\n`);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ARTICLE_FILE_FORMATS } from '../src/corpus/formats/index.ts';
 import { CorpusStoreError } from '../src/corpus-editing/corpus-store.ts';
 import { AttachmentDownloadError, downloadAttachment } from '../src/corpus-editing/download-attachment.ts';
+import { fetchWebArticle, importRefusal } from '../src/import/web-article.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import type { CorpusAdministration } from '../src/interactions/library-view.ts';
@@ -26,7 +27,11 @@ const Attachment = z.object({
 });
 
 const Options = z.discriminatedUnion('subcommand', [
-  z.object({ subcommand: z.literal('add'), file: Attachment }),
+  z.object({
+    subcommand: z.literal('add'),
+    file: Attachment.optional(),
+    url: z.string().trim().min(1).max(2000).optional(),
+  }),
   z.object({ subcommand: z.literal('remove'), id: z.string().trim().min(1).max(100) }),
 ]);
 
@@ -41,18 +46,18 @@ export default {
       sub
         .setName('add')
         .setDescription(
-          `Add an article (or replace the one with the same file name) from a ${either(ARTICLE_FILE_FORMATS.map((f) => f.extensions[0] ?? ''))} file`,
+          `Add an article (or replace the same one) from a ${either(ARTICLE_FILE_FORMATS.map((f) => f.extensions[0] ?? ''))} file or a link`,
         )
         .addAttachmentOption((o) =>
-          o
-            .setName('file')
-            .setDescription(
-              either(
-                ARTICLE_FILE_FORMATS.map((f) => f.description),
-                ', or ',
-              ),
-            )
-            .setRequired(true),
+          o.setName('file').setDescription(
+            either(
+              ARTICLE_FILE_FORMATS.map((f) => f.description),
+              ', or ',
+            ),
+          ),
+        )
+        .addStringOption((o) =>
+          o.setName('url').setDescription('A link to a news article on the web').setMaxLength(2000),
         ),
     )
     .addSubcommand((sub) =>
@@ -79,15 +84,11 @@ export default {
         const { token, prepared } = corpus.editor.previewRemove(actor, options.id);
         return renderRemovePreview(prepared.article, prepared.fileName, token);
       }
-      const maxBytes = corpus.maxArticleBytes;
-      if (options.file.size > maxBytes) {
-        throw new UserError(
-          'too-large',
-          `The file is ${Math.round(options.file.size / 1024)} KiB; articles may be at most ${Math.round(maxBytes / 1024)} KiB.`,
-        );
-      }
-      const bytes = await downloadAttachment(options.file.url, { maxBytes });
-      const { token, prepared } = await corpus.editor.previewAdd(actor, options.file.filename, bytes);
+      const upload =
+        options.url !== undefined && options.file === undefined
+          ? await webUpload(ctx, options.url)
+          : await attachmentUpload(options.file, options.url, corpus.maxArticleBytes);
+      const { token, prepared } = await corpus.editor.previewAdd(actor, upload.name, upload.bytes);
       return renderAddPreview(prepared.kind, prepared.article, prepared.fileName, token);
     });
   },
@@ -128,6 +129,37 @@ export default {
   },
 } satisfies Command<typeof Options>;
 
+type Upload = { name: string; bytes: Uint8Array };
+
+/** `/corpus add url:`: the page fetched safely and extracted, as the Markdown file it would be stored as. */
+async function webUpload(ctx: CommandContext, url: string): Promise<Upload> {
+  const article = await fetchWebArticle(url, {
+    allowPrivate: ctx.config.FETCH_ALLOW_PRIVATE,
+    known: ctx.library.engine.articles(),
+  });
+  return { name: article.fileName, bytes: new TextEncoder().encode(article.markdown) };
+}
+
+async function attachmentUpload(
+  file: z.infer<typeof Attachment> | undefined,
+  url: string | undefined,
+  maxBytes: number,
+): Promise<Upload> {
+  if (file === undefined || url !== undefined) {
+    throw new UserError(
+      'file-or-url',
+      'Give either a `file` to upload or a `url` to fetch (one of the two).',
+    );
+  }
+  if (file.size > maxBytes) {
+    throw new UserError(
+      'too-large',
+      `The file is ${Math.round(file.size / 1024)} KiB; articles may be at most ${Math.round(maxBytes / 1024)} KiB.`,
+    );
+  }
+  return { name: file.filename, bytes: await downloadAttachment(file.url, { maxBytes }) };
+}
+
 function requireCorpus(ctx: CommandContext): CorpusAdministration {
   if (!ctx.corpus) {
     throw new UserError('corpus-read-only', 'This bot was started without a corpus folder it can edit.');
@@ -155,6 +187,8 @@ async function withUserErrors<T>(run: () => Promise<T>): Promise<T> {
     if (error instanceof CorpusStoreError || error instanceof AttachmentDownloadError) {
       throw new UserError(error.code, error.message);
     }
+    const refusal = importRefusal(error);
+    if (refusal) throw new UserError(refusal.code, `The link was not added: ${refusal.message}`);
     throw error;
   }
 }

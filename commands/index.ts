@@ -1,8 +1,11 @@
 import type { AnyCommand } from '../src/interactions/command.ts';
 import about from './about.ts';
 import ask from './ask.ts';
+import checkQuote from './check-quote.ts';
+import checkQuoteMessage from './check-quote-message.ts';
 import cite from './cite.ts';
 import corpus from './corpus.ts';
+import feeds from './feeds.ts';
 import findCoverage from './find-coverage.ts';
 import reload from './reload.ts';
 import sources from './sources.ts';
@@ -11,4 +14,15 @@ import sources from './sources.ts';
  * Every command the bot offers, in the order `/help` lists them. A static list rather than a folder
  * scan: the type checker sees every module, and nothing loads by accident.
  */
-export const commands: readonly AnyCommand[] = [ask, cite, sources, about, findCoverage, reload, corpus];
+export const commands: readonly AnyCommand[] = [
+  ask,
+  cite,
+  checkQuote,
+  sources,
+  about,
+  findCoverage,
+  checkQuoteMessage,
+  reload,
+  corpus,
+  feeds,
+];

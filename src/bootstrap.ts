@@ -2,6 +2,7 @@ import type { Client } from 'discord.js';
 import { commands } from '../commands/index.ts';
 import { type Config, ConfigError } from './config.ts';
 import { CorpusError } from './corpus/load-corpus.ts';
+import { openFeeds } from './feeds/start-feeds.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
 import type { Library } from './library.ts';
@@ -29,6 +30,7 @@ export interface Bootstrapped {
 export async function bootstrap(options: { config: Config; logger: Logger }): Promise<Bootstrapped> {
   const { config, logger } = options;
   const { library, lifecycle } = await openLibrary({ config, logger });
+  const feeds = await openFeeds({ library, lifecycle, config, logger });
   // Under the ShardingManager, /about lists every shard; the coordinator exists once the client does.
   let running: RunningLifecycle | undefined;
   const ctx = createDispatchContext({
@@ -37,6 +39,7 @@ export async function bootstrap(options: { config: Config; logger: Logger }): Pr
     config,
     logger,
     corpus: lifecycle,
+    feeds,
     peerStatuses: async () => running?.shards?.statuses(),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
@@ -45,7 +48,14 @@ export async function bootstrap(options: { config: Config; logger: Logger }): Pr
     lifecycle,
     ctx,
     async startLifecycle(client) {
-      running = await startLifecycle({ library, lifecycle, config, logger, ...(client ? { client } : {}) });
+      running = await startLifecycle({
+        library,
+        lifecycle,
+        feeds,
+        config,
+        logger,
+        ...(client ? { client } : {}),
+      });
       return running;
     },
   };

@@ -73,6 +73,13 @@ export const EnvSchema = z.object({
   WATCH_CORPUS: boolean,
   /** Run under discord.js's ShardingManager with this many shards (`auto` lets Discord decide). */
   SHARDS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).optional(),
+  /**
+   * Let `/corpus add url:`, feeds and `npm run import` fetch from private, loopback and link-local
+   * addresses (an intranet news site, tests). Off, only public addresses are fetched from.
+   */
+  FETCH_ALLOW_PRIVATE: boolean,
+  /** Minutes between two polls of each feed (`/feeds`); a failing feed waits longer, up to a day. */
+  FEED_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

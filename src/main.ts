@@ -1,6 +1,7 @@
 import { bootstrap, runMain } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logging/logger.ts';
+import { enforceStopDeadline } from './stop-deadline.ts';
 import { runConsole } from './transports/console/console.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
 
@@ -32,6 +33,7 @@ runMain('could not start', async () => {
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       logger.info('shutting down', { signal });
+      enforceStopDeadline(signal, logger);
       running.stop();
       void bot.stop().then(resolve);
     };

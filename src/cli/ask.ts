@@ -5,8 +5,10 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { CorpusError, loadCorpus } from '../corpus/load-corpus.ts';
+import { disagreementsIn } from '../factcheck/outlets-differ.ts';
 import { Engine, MAX_LIMIT } from '../search/engine.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
+import { inertJson, stripControls } from '../text/controls.ts';
 import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
 
 const USAGE = `Usage: npm run ask -- [options] "question"
@@ -87,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
     engine = Engine.build(await loadCorpus(options.corpus));
   } catch (error) {
     if (!(error instanceof CorpusError)) throw error;
-    process.stderr.write(`ask: ${error.message}\n`);
+    process.stderr.write(`ask: ${stripControls(error.message)}\n`);
     return 1;
   }
   process.stderr.write(
@@ -101,9 +103,10 @@ async function main(argv: string[]): Promise<number> {
       limit: options.limit,
       ...(options.period ? { period: options.period } : {}),
     });
-    if (options.json) return `${JSON.stringify(answerToJson(answer))}\n`;
+    const disagreements = disagreementsIn(answer.results, engine);
+    if (options.json) return `${inertJson(answerToJson(answer, disagreements))}\n`;
     const closest = answer.results.length === 0 ? engine.closestHeadlines(question) : [];
-    return renderAnswer(answer, style, closest);
+    return renderAnswer(answer, style, closest, disagreements);
   };
 
   if (!options.stdin) {
@@ -114,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
   let first = true;
   for await (const line of lines) {
     if (!options.json && !first) process.stdout.write('\n');
-    if (!options.json) process.stdout.write(`${style.bold(`? ${line.trim()}`)}\n`);
+    if (!options.json) process.stdout.write(`${style.bold(`? ${stripControls(line.trim())}`)}\n`);
     process.stdout.write(answerOne(line));
     first = false;
   }

@@ -1,6 +1,8 @@
 import type { Article } from '../corpus/article.ts';
 import { publishedDay } from '../corpus/published-date.ts';
+import { type Disagreement, formatValues } from '../factcheck/outlets-differ.ts';
 import type { Answer, AnswerResult } from '../search/answer.ts';
+import { stripControls } from '../text/controls.ts';
 
 /** Terminal styling; every function is the identity when colour is off. */
 export interface Style {
@@ -40,10 +42,10 @@ export function markQuote(
   let out = '';
   let at = 0;
   for (const { start, end } of result.highlights) {
-    out += result.quote.slice(at, start) + mark(result.quote.slice(start, end));
+    out += stripControls(result.quote.slice(at, start)) + mark(stripControls(result.quote.slice(start, end)));
     at = end;
   }
-  return out + result.quote.slice(at);
+  return out + stripControls(result.quote.slice(at));
 }
 
 /** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed ("undated"). */
@@ -52,19 +54,33 @@ export function citationLine(
   style: Style,
 ): string {
   const date = result.published === null ? 'undated' : publishedDay(result.published);
-  const source = [result.publisher, date].filter((part) => part !== null).join(', ');
-  return [style.bold(result.title), source && `— ${source}`, result.url && style.link(`<${result.url}>`)]
+  const source = stripControls([result.publisher, date].filter((part) => part !== null).join(', '));
+  return [
+    style.bold(stripControls(result.title)),
+    source && `— ${source}`,
+    result.url && style.link(`<${stripControls(result.url)}>`),
+  ]
     .filter(Boolean)
     .join(' ');
 }
 
-/** An answer as a person reads it in a terminal: numbered quotes, each with its citation. */
-export function renderAnswer(answer: Answer, style: Style, closest: readonly Article[] = []): string {
+/**
+ * An answer as a person reads it in a terminal: numbered quotes, each with its citation. Corpus text
+ * and the question are stripped of control characters: an article must not drive the terminal.
+ */
+export function renderAnswer(
+  answer: Answer,
+  style: Style,
+  closest: readonly Article[] = [],
+  disagreements: ReadonlyMap<string, readonly Disagreement[]> = new Map(),
+): string {
   if (answer.results.length === 0) {
-    const lines = [`No coverage found for “${answer.query.trim().slice(0, 200)}”.`];
+    const lines = [`No coverage found for “${stripControls(answer.query.trim().slice(0, 200))}”.`];
     if (closest.length > 0) {
       lines.push('Closest articles in the corpus:');
-      for (const article of closest) lines.push(`  • ${article.title} ${style.dim(`(${article.id})`)}`);
+      for (const article of closest) {
+        lines.push(`  • ${stripControls(article.title)} ${style.dim(`(${stripControls(article.id)})`)}`);
+      }
     }
     return `${lines.join('\n')}\n`;
   }
@@ -72,18 +88,29 @@ export function renderAnswer(answer: Answer, style: Style, closest: readonly Art
     const lines = [
       `${style.bold(`${i + 1}.`)} “${markQuote(result, style.highlight)}”`,
       `   ${citationLine(result, style)}`,
-      `   ${style.dim(`[${result.citation}] paragraph ${result.paragraph} · score ${result.score}`)}`,
+      `   ${style.dim(`[${stripControls(result.citation)}] paragraph ${result.paragraph} · score ${result.score}`)}`,
     ];
+    for (const disagreement of disagreements.get(result.citation) ?? []) {
+      lines.push(
+        `   ${style.bold(`Outlets differ on a ${disagreement.kind}:`)} ${stripControls(formatValues(disagreement.values, (citation) => `[${citation}]`))}`,
+      );
+    }
     if (result.alsoReportedBy.length > 0) {
-      lines.push(`   ${style.dim(`Also reported in: ${result.alsoReportedBy.join(', ')}`)}`);
+      lines.push(`   ${style.dim(`Also reported in: ${stripControls(result.alsoReportedBy.join(', '))}`)}`);
     }
     return lines.join('\n');
   });
   return `${blocks.join('\n\n')}\n`;
 }
 
-/** An answer in the CLI's JSON shape: unknown metadata as null, best result first. */
-export function answerToJson(answer: Answer): object {
+/**
+ * An answer in the CLI's JSON shape: unknown metadata as null, best result first; `outletsDiffer` lists
+ * the values the outlets in `alsoReportedBy` give differently (`[]` when they agree).
+ */
+export function answerToJson(
+  answer: Answer,
+  disagreements: ReadonlyMap<string, readonly Disagreement[]> = new Map(),
+): object {
   return {
     query: answer.query,
     results: answer.results.map((result) => ({
@@ -98,6 +125,7 @@ export function answerToJson(answer: Answer): object {
       passage: result.passage,
       score: result.score,
       alsoReportedBy: result.alsoReportedBy,
+      outletsDiffer: disagreements.get(result.citation) ?? [],
     })),
   };
 }

@@ -23,6 +23,11 @@ export type EditOutcome =
   /** The confirmation is unknown, expired, or belongs to someone else. */
   | { status: 'expired' };
 
+/** What adding a batch did: all of it serves, or none of it was kept. */
+export type BatchOutcome =
+  | { status: 'applied'; ids: string[]; reload: ReloadOutcome & { status: 'reloaded' } }
+  | { status: 'rolled-back'; ids: string[]; reload: ReloadOutcome };
+
 /** Where a confirmed change is: being written (`reload` undefined), then reloading. */
 export interface ApplyProgress {
   kind: PendingChange['kind'];
@@ -80,6 +85,16 @@ export class CorpusEditor {
   previewRemove(actor: Actor, id: string): { token: string; prepared: PreparedRemoval } {
     const prepared = this.#options.store.prepareRemoval(id, this.#options.slot.engine.corpus);
     return { token: this.#keep(actor, { kind: 'remove', prepared }), prepared };
+  }
+
+  /**
+   * Adds several validated articles with one write each and one reload (a feed's poll), queued behind
+   * any change being confirmed. If the reload refuses them, every file is taken back out.
+   */
+  addBatch(actor: Actor, batch: readonly PreparedArticle[]): Promise<BatchOutcome> {
+    const run = this.#chain.then(() => this.#applyBatch(actor, batch));
+    this.#chain = run.catch(() => undefined);
+    return run;
   }
 
   /** Drops a pending change (the Cancel button). Returns whether there was one for this actor. */
@@ -162,6 +177,53 @@ export class CorpusEditor {
       detail: `${change.prepared.fileName} written, then undone: ${summarizeOutcome(reload)}`,
     });
     return { status: 'rolled-back', kind: change.kind, id, reload };
+  }
+
+  async #applyBatch(actor: Actor, batch: readonly PreparedArticle[]): Promise<BatchOutcome> {
+    const { store, reloader, slot, audit } = this.#options;
+    const versionBefore = slot.engine.version;
+    const ids = batch.map((prepared) => prepared.article.id);
+    const record = (outcome: 'ok' | 'refused' | 'failed', versionAfter: string, detail: string) =>
+      Promise.all(
+        batch.map((prepared) =>
+          audit?.record({
+            actor,
+            action: 'add',
+            target: prepared.article.id,
+            outcome,
+            versionBefore,
+            versionAfter,
+            detail: `${prepared.fileName}: ${detail}`,
+          }),
+        ),
+      );
+    const undos: Undo[] = [];
+    const undoAll = async () => {
+      for (const undo of undos.reverse()) await undo();
+    };
+    try {
+      for (const prepared of batch) undos.push(await store.write(prepared));
+    } catch (error) {
+      await undoAll();
+      await record('refused', versionBefore, error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    const reload = await reloader.reload({ trigger: 'corpus-change', actor, queue: true });
+    if (reload.status === 'reloaded') {
+      await record(
+        'ok',
+        reload.report.versionAfter,
+        `one of ${batch.length} added together; ${summarizeOutcome(reload)}`,
+      );
+      return { status: 'applied', ids, reload };
+    }
+    await undoAll();
+    await record(
+      reload.status === 'refused' ? 'refused' : 'failed',
+      slot.engine.version,
+      `written, then undone: ${summarizeOutcome(reload)}`,
+    );
+    return { status: 'rolled-back', ids, reload };
   }
 
   #keep(actor: Actor, change: PendingChange): string {

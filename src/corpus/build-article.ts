@@ -8,14 +8,15 @@ import { CorpusError, type CorpusProblem } from './problems.ts';
 export type KeyLines = Map<string, number>;
 
 function toProblems(file: string, error: z.ZodError, keyLines: KeyLines): CorpusProblem[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
     const key = String(issue.path[0] ?? '');
     if (issue.code === 'unrecognized_keys') {
-      return {
+      // One problem per unknown field, on its own line, whatever its name (`__proto__` included).
+      return issue.keys.map((unknown) => ({
         file,
-        line: keyLines.get(issue.keys[0] ?? '') ?? 1,
-        message: `unknown field "${issue.keys.join('", "')}"`,
-      };
+        line: keyLines.get(unknown) ?? 1,
+        message: `unknown field "${unknown}"`,
+      }));
     }
     if (issue.code === 'invalid_type' && issue.input === undefined) {
       return { file, line: 1, message: `${key} is required` };

@@ -16,6 +16,12 @@ export interface Block {
 export const MAX_PASSAGE_CHARS = 900;
 /** The size a split paragraph's parts aim for. */
 const TARGET_PART_CHARS = 600;
+/**
+ * No passage is longer than this, whatever its punctuation: a 1.6 MB paragraph without a sentence
+ * break (or inside one unclosed quotation) made one passage whose search and quoting held the bot's
+ * thread for seconds. Parts of whole sentences longer than this are cut at word boundaries.
+ */
+export const HARD_MAX_PASSAGE_CHARS = 2_000;
 
 const INDENTED = /^(?: {2,}|\t)\S/;
 
@@ -88,7 +94,29 @@ export function splitLongParagraph(text: string): string[] {
     partEnd = sentence.end;
   }
   parts.push(text.slice(partStart).trim());
-  return parts.filter((part) => part.length > 0);
+  return parts.flatMap(splitAtWords).filter((part) => part.length > 0);
+}
+
+/**
+ * A part still longer than `HARD_MAX_PASSAGE_CHARS` (no sentence break, or an unclosed quotation) cut
+ * into pieces of about `TARGET_PART_CHARS` at the last space before each cut, or at the cut itself when
+ * there is no space (never between the two halves of a surrogate pair).
+ */
+function splitAtWords(text: string): string[] {
+  if (text.length <= HARD_MAX_PASSAGE_CHARS) return [text];
+  const pieces: string[] = [];
+  let start = 0;
+  while (text.length - start > TARGET_PART_CHARS) {
+    let cut = text.lastIndexOf(' ', start + TARGET_PART_CHARS);
+    if (cut <= start) {
+      cut = start + TARGET_PART_CHARS;
+      if (/[\uDC00-\uDFFF]/.test(text[cut] ?? '')) cut -= 1;
+    }
+    pieces.push(text.slice(start, cut).trim());
+    start = cut;
+  }
+  pieces.push(text.slice(start).trim());
+  return pieces;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { yieldToEventLoop } from '../event-loop.ts';
 import type { Article, Corpus } from './article.ts';
 import { formatOf } from './formats/index.ts';
@@ -37,9 +38,56 @@ async function decodeLines(file: string, bytes: Uint8Array): Promise<string[]> {
   return lines;
 }
 
-async function readSource(path: string, name: string): Promise<Article[]> {
-  const lines = await decodeLines(name, await readFile(path));
+/**
+ * How long one file may take to read. A local article takes milliseconds; a file on a hung network
+ * mount must not hold a reload (and the moderators waiting on it) forever.
+ */
+export const READ_TIME_LIMIT_MS = 30_000;
+
+/**
+ * The bytes of one corpus file, or a `CorpusError` saying why it cannot be an article: only regular
+ * files are read. A FIFO, socket or device is refused without being opened for reading (opening a
+ * FIFO blocks until a writer comes, and a blocked read holds even process exit), a folder is refused,
+ * and inside a corpus folder a link must point inside that folder.
+ */
+async function readRegularFile(path: string, name: string, folder: string | undefined): Promise<Uint8Array> {
+  const refuse = (message: string) => new CorpusError([{ file: name, line: 1, message }]);
+  const checkType = (info: Stats) => {
+    if (info.isDirectory()) throw refuse('is a folder, not an article file');
+    if (!info.isFile()) throw refuse('is not a regular file (a pipe, socket or device): not read');
+  };
+  try {
+    if (folder !== undefined && (await lstat(path)).isSymbolicLink()) {
+      const target = await realpath(path).catch(() => undefined);
+      if (target === undefined) throw refuse('is a link to nothing');
+      const inside = relative(await realpath(folder), target);
+      if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+        throw refuse('is a link to a file outside the corpus folder: not read');
+      }
+    }
+    checkType(await stat(path));
+    // Non-blocking, so that a FIFO swapped in after the check above still cannot block the open.
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      checkType(await handle.stat());
+      return await handle.readFile({ signal: AbortSignal.timeout(READ_TIME_LIMIT_MS) });
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof CorpusError) throw error;
+    if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+      throw refuse(`could not be read within ${READ_TIME_LIMIT_MS / 1000} s`);
+    }
+    throw refuse(`could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+async function readSource(path: string, name: string, folder?: string): Promise<Article[]> {
+  const bytes = await readRegularFile(path, name, folder);
   const format = formatOf(name);
+  if (format?.kind === 'article' && format.decode) return [parseArticleFile(name, format.decode(bytes))];
+  const lines = await decodeLines(name, bytes);
   return format?.kind === 'bulk'
     ? await format.parse(name, lines)
     : [parseArticleFile(name, lines.join('\n'))];
@@ -78,7 +126,11 @@ export async function loadCorpus(path: string): Promise<Corpus> {
   const seen = new Map<string, string>();
   for (const source of sources) {
     try {
-      for (const article of await readSource(source.path, source.name)) {
+      for (const article of await readSource(
+        source.path,
+        source.name,
+        info.isDirectory() ? path : undefined,
+      )) {
         const first = seen.get(article.id);
         if (first !== undefined) {
           const line = Number(/:(\d+)$/.exec(article.source)?.[1] ?? 1);

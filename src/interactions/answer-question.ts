@@ -1,3 +1,4 @@
+import { disagreementsIn } from '../factcheck/outlets-differ.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { UserError } from './errors.ts';
 import type { ReplyPayload } from './incoming.ts';
@@ -64,5 +65,6 @@ export async function answerQuestion(
     source: source ?? null,
     ...written,
     ...(request.subject ? { subject: request.subject } : {}),
+    disagreements: disagreementsIn(answer.results, engine),
   });
 }

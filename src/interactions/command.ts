@@ -16,7 +16,7 @@ import type {
   MessageContextMenuIncoming,
   ReplyPayload,
 } from './incoming.ts';
-import type { CorpusAdministration, LibraryView, PeerStatus } from './library-view.ts';
+import type { CorpusAdministration, FeedsAdministration, LibraryView, PeerStatus } from './library-view.ts';
 
 /** What every command handler may use. Commands know nothing of transports. */
 export interface CommandContext {
@@ -30,6 +30,8 @@ export interface CommandContext {
   now(): Date;
   /** Reloading and editing the corpus; absent when this bot cannot (`/reload` and `/corpus` say so). */
   corpus?: CorpusAdministration;
+  /** Following news feeds; absent when this bot cannot (`/feeds` says so). */
+  feeds?: FeedsAdministration;
   /**
    * What every shard serves, for `/about`; resolves to `undefined` when this process is not one of
    * several shards (the console, the HTTP endpoint, an unsharded gateway bot).

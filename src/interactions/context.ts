@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
 import type { DispatchContext } from './dispatch.ts';
-import type { CorpusAdministration, LibraryView, PeerStatus } from './library-view.ts';
+import type { CorpusAdministration, FeedsAdministration, LibraryView, PeerStatus } from './library-view.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { CommandRegistry } from './registry.ts';
 
@@ -15,6 +15,8 @@ export function createDispatchContext(options: {
   config: Config;
   /** Reloading and editing the corpus (a `CorpusLifecycle`); omit for a bot that cannot. */
   corpus?: CorpusAdministration;
+  /** Following news feeds (a `FeedPoller`); omit for a bot that cannot. */
+  feeds?: FeedsAdministration;
   /** Every shard's status, for `/about`; see `CommandContext.peerStatuses`. */
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
@@ -40,6 +42,7 @@ export function createDispatchContext(options: {
       now,
     }),
     corpus: options.corpus,
+    feeds: options.feeds,
     peerStatuses: options.peerStatuses,
     deferAfterMs: options.deferAfterMs,
   };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AnyCommand, ButtonResult, CommandContext } from './command.ts';
 import { isUserError, UserError } from './errors.ts';
 import type {
@@ -305,6 +306,16 @@ function checkRate(userId: string, ctx: DispatchContext): void {
 }
 
 function parseOptions(command: AnyCommand, raw: Record<string, unknown>): unknown {
+  // Every option the command does not declare is reported, whatever its name (`__proto__` included).
+  const known = declaredOptions(command);
+  const unknown = known ? Object.keys(raw).filter((key) => !known.has(key)) : [];
+  if (unknown.length > 0) {
+    const names = unknown.map((key) => `\`${key.replace(/[^\w-]/g, '?').slice(0, 32)}\``).join(', ');
+    throw new UserError(
+      'bad-option',
+      `\`/${command.data.name}\` has no option${unknown.length === 1 ? '' : 's'} ${names}; Discord may be showing an old version of the command.`,
+    );
+  }
   const parsed = command.options.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
@@ -313,6 +324,30 @@ function parseOptions(command: AnyCommand, raw: Record<string, unknown>): unknow
     'bad-option',
     `The \`${option}\` option is not valid: ${issue?.message ?? 'unexpected value'}.`,
   );
+}
+
+const declared = new WeakMap<AnyCommand, Set<string> | null>();
+
+/**
+ * The option keys a command's schema knows (its objects' keys, across the branches of a union), or
+ * null when the schema is of another kind and itself decides what it accepts.
+ */
+function declaredOptions(command: AnyCommand): Set<string> | null {
+  let names = declared.get(command);
+  if (names === undefined) {
+    const keys = new Set<string>();
+    const visit = (schema: z.ZodType): boolean => {
+      if (schema instanceof z.ZodObject) {
+        for (const key of Object.keys(schema.shape)) keys.add(key);
+        return true;
+      }
+      if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).every(visit);
+      return false;
+    };
+    names = visit(command.options) ? keys : null;
+    declared.set(command, names);
+  }
+  return names;
 }
 
 function nameOf(incoming: IncomingInteraction, ctx: DispatchContext): string {

@@ -10,7 +10,15 @@ import {
   ComponentType,
   InteractionType,
 } from 'discord.js';
-import type { IncomingInteraction, RawOptions, SourceMessage } from './incoming.ts';
+import {
+  checkOptionLevel,
+  emptyOptions,
+  type IncomingInteraction,
+  isPlainOptionValue,
+  OptionsShapeError,
+  type RawOptions,
+  type SourceMessage,
+} from './incoming.ts';
 
 /**
  * Turns Discord's raw interaction JSON (as the HTTP endpoint receives it, or a gateway
@@ -90,18 +98,19 @@ function flattenOptions(
   list: readonly APIApplicationCommandInteractionDataOption[],
   attachments: Record<string, APIAttachment> | undefined,
 ): { options: RawOptions; focused: { name: string; value: string } | undefined } {
-  const options: RawOptions = {};
+  const options = emptyOptions();
   let focused: { name: string; value: string } | undefined;
-  const visit = (items: readonly APIApplicationCommandInteractionDataOption[]): void => {
+  const visit = (items: readonly APIApplicationCommandInteractionDataOption[], depth: number): void => {
+    checkOptionLevel(items, depth);
     for (const option of items) {
       switch (option.type) {
         case ApplicationCommandOptionType.SubcommandGroup:
           options.subcommandGroup = option.name;
-          visit(option.options);
+          visit(option.options, depth + 1);
           break;
         case ApplicationCommandOptionType.Subcommand:
           options.subcommand = option.name;
-          visit(option.options ?? []);
+          visit(option.options ?? [], depth + 1);
           break;
         case ApplicationCommandOptionType.Attachment: {
           const file = attachments?.[option.value];
@@ -118,12 +127,17 @@ function flattenOptions(
           break;
         }
         default:
+          if (!isPlainOptionValue(option.value)) {
+            throw new OptionsShapeError(
+              `option "${String(option.name).slice(0, 32)}" has a value Discord never sends`,
+            );
+          }
           options[option.name] = option.value;
           if ('focused' in option && option.focused)
             focused = { name: option.name, value: String(option.value) };
       }
     }
   };
-  visit(list);
+  visit(list, 0);
   return { options, focused };
 }

@@ -19,6 +19,37 @@ export type RawOptionValue = string | number | boolean | AttachmentOption;
  */
 export type RawOptions = Record<string, RawOptionValue>;
 
+/**
+ * Discord nests options at most three deep: a subcommand group, a subcommand, then the options. An
+ * interaction nesting deeper (100,000 levels once reached the logger and broke it) is not Discord's.
+ */
+export const MAX_OPTION_DEPTH = 3;
+
+/** Options nested deeper than Discord nests them, or a value Discord never sends (an object). */
+export class OptionsShapeError extends Error {
+  override name = 'OptionsShapeError';
+}
+
+/**
+ * An empty options record with no prototype: an option named `__proto__` is then an option like
+ * any other (reported as unknown), not a way to change what every other key reads as.
+ */
+export function emptyOptions(): RawOptions {
+  return Object.create(null) as RawOptions;
+}
+
+/** Checks one level of options as the flatteners visit it; throws `OptionsShapeError`. */
+export function checkOptionLevel(items: unknown, depth: number): void {
+  if (depth >= MAX_OPTION_DEPTH)
+    throw new OptionsShapeError('options are nested deeper than Discord nests them');
+  if (!Array.isArray(items)) throw new OptionsShapeError('options are not a list');
+}
+
+/** Whether an option value is one Discord sends: a string, a number or a boolean. */
+export function isPlainOptionValue(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
 /** The message a button was pressed on, as much of it as the bot needs to rebuild its state. */
 export interface SourceMessage {
   id: string;

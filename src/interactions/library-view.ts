@@ -1,5 +1,6 @@
 import type { Article, Passage } from '../corpus/article.ts';
 import type { CorpusEditor } from '../corpus-editing/corpus-editor.ts';
+import type { FeedPoller } from '../feeds/feed-poller.ts';
 import type { ReloadOutcome, ReloadRequest } from '../lifecycle/reloader.ts';
 import type { Answer, AnswerOptions } from '../search/answer.ts';
 
@@ -45,6 +46,12 @@ export interface CorpusAdministration {
   /** The largest article file accepted, in bytes. */
   readonly maxArticleBytes: number;
 }
+
+/**
+ * Following news feeds, for `/feeds`. Start-up puts one (a `FeedPoller`) in the command context when
+ * the corpus is a folder the bot can add to; without one `/feeds` says so.
+ */
+export type FeedsAdministration = Pick<FeedPoller, 'add' | 'remove' | 'list' | 'pollDue'>;
 
 /** What one process serves, as `/about` lists it when the bot runs as several shards. */
 export interface PeerStatus {

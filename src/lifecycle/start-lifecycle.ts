@@ -1,5 +1,6 @@
 import type { Client } from 'discord.js';
 import type { Config } from '../config.ts';
+import type { FeedPoller } from '../feeds/feed-poller.ts';
 import { Library } from '../library.ts';
 import type { Logger } from '../logging/logger.ts';
 import { type StartedEngine, startEngine, startWorkerEngine } from '../search/index-cache/fast-start.ts';
@@ -88,6 +89,8 @@ interface Wiring {
   lifecycle: CorpusLifecycle;
   config: Config;
   logger: Logger;
+  /** The feeds to poll, if any (see `src/feeds/`). */
+  feeds?: FeedPoller | undefined;
   /** The gateway client, for the audit channel and sharding. Absent at the console and over HTTP. */
   client?: Client;
 }
@@ -104,6 +107,7 @@ export async function startLifecycle(options: Wiring): Promise<RunningLifecycle>
     await reloadOnCorpusChange(options),
     persistEachSwap(options),
     postAuditToChannel(options),
+    pollFeeds(options),
     () => shards?.stop(),
   ];
   return {
@@ -115,6 +119,13 @@ export async function startLifecycle(options: Wiring): Promise<RunningLifecycle>
 }
 
 const nothingToStop = (): void => undefined;
+
+/** Polls the followed feeds; one process does: under the ShardingManager, the first shard. */
+function pollFeeds({ feeds, client }: Wiring): () => void {
+  if (feeds === undefined || (client?.shard?.ids[0] ?? 0) !== 0) return nothingToStop;
+  feeds.start();
+  return () => feeds.stop();
+}
 
 /** A reload on a signal or a folder change, queued behind a running one and logged with its outcome. */
 function reloadFor({ lifecycle, logger }: Wiring, trigger: 'signal' | 'watch', name: string) {

@@ -36,6 +36,7 @@ const RESULT_KEYS = [
   'passage',
   'score',
   'alsoReportedBy',
+  'outletsDiffer',
 ];
 
 describe('npm run ask', () => {
@@ -165,5 +166,28 @@ describe('npm run ask', () => {
     expect(bad.stderr).toContain(
       "--since must be a year (2003), a month (2015-08) or a date (2015-08-01); got '2015-8'",
     );
+  });
+
+  it('never writes terminal escapes or controls from the corpus or the question to the terminal', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'newsdesk-ask-'));
+    const hostile = '\u001b]0;owned\u0007\u001b[2J\u009b31m\u202e';
+    await writeFile(
+      join(dir, 'lighthouse.md'),
+      `---\ntitle: Lighthouse ${hostile}keeper rescues kayakers\npublisher: Wire${hostile}\n---\n\n` +
+        `A lighthouse keeper ${hostile}rescued four kayakers off Gravelines on Sunday.\n`,
+    );
+    const controls = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+    const text = await ask(['--corpus', dir, `who rescued the kayakers ${hostile}?`]);
+    expect(text.stdout).toContain('rescued four kayakers');
+    expect(text.stdout).not.toMatch(controls);
+    const missing = await ask(['--corpus', dir, '--stdin'], `volcano eruption ${hostile}\n`);
+    expect(missing.stdout).toContain('No coverage found');
+    expect(missing.stdout).not.toMatch(controls);
+    // JSON keeps the text verbatim for programs, written so that a terminal shows it inert.
+    const json = await ask(['--json', '--corpus', dir, `who rescued the kayakers ${hostile}?`]);
+    expect(json.stdout).not.toMatch(controls);
+    const parsed = JSON.parse(json.stdout) as { query: string; results: { title: string }[] };
+    expect(parsed.query).toContain(hostile);
+    expect(parsed.results[0]?.title).toContain(hostile);
   });
 });

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chunkArticle, MAX_PASSAGE_CHARS, splitBlocks } from '../../src/corpus/chunk.ts';
+import {
+  chunkArticle,
+  HARD_MAX_PASSAGE_CHARS,
+  MAX_PASSAGE_CHARS,
+  splitBlocks,
+} from '../../src/corpus/chunk.ts';
 
 const seed = (name: string) =>
   readFileSync(new URL(`../../../shared/seed-articles/${name}`, import.meta.url), 'utf8');
@@ -85,5 +90,42 @@ describe('chunkArticle', () => {
     expect(passages.every((p) => p.paragraph === 1)).toBe(true);
     expect(passages.some((p) => p.text.includes(quote))).toBe(true);
     expect(passages.map((p) => p.text).join(' ')).toBe(paragraph);
+  });
+});
+
+describe('passages whatever the punctuation (issue 14)', () => {
+  const words = ['harbour', 'council', 'lighthouse', 'border', 'village', 'ferry', 'tide', 'quay'];
+  const filler = (chars: number): string => {
+    let text = '';
+    for (let i = 0; text.length < chars; i++) text += `${words[i % words.length]} `;
+    return text.trim();
+  };
+
+  it.each([
+    ['no sentence break at all', (middle: string) => `${filler(800_000)} ${middle} ${filler(800_000)}`],
+    [
+      'one unclosed quotation',
+      (middle: string) => `He said “${filler(800_000)} ${middle} ${filler(800_000)}`,
+    ],
+  ])(
+    'GIVEN a 1.6 MB paragraph with %s THEN every passage is bounded, split at words, nothing lost',
+    (_what, make) => {
+      const middle = 'the ferry captain Odile Marchetti refused to sail';
+      const text = make(middle);
+      const passages = chunkArticle('long', text);
+      expect(Math.max(...passages.map((p) => p.text.length))).toBeLessThanOrEqual(HARD_MAX_PASSAGE_CHARS);
+      expect(passages.map((p) => p.text).join(' ')).toBe(text);
+      // Cut at spaces: every passage starts and ends with a whole word.
+      for (const passage of passages) expect(passage.text).toMatch(/^\S.*\S$/s);
+      expect(new Set(passages.map((p) => p.paragraph))).toEqual(new Set([1]));
+      expect(passages.map((p) => p.id).slice(0, 3)).toEqual(['long#1', 'long#1.2', 'long#1.3']);
+    },
+  );
+
+  it('GIVEN a 100 kB word without a space THEN it is still cut into bounded passages', () => {
+    const word = 'x'.repeat(100_000);
+    const passages = chunkArticle('word', word);
+    expect(Math.max(...passages.map((p) => p.text.length))).toBeLessThanOrEqual(HARD_MAX_PASSAGE_CHARS);
+    expect(passages.map((p) => p.text).join('')).toBe(word);
   });
 });

@@ -1,4 +1,6 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -102,6 +104,60 @@ describe('loadCorpus', () => {
       ['no-title', 'Headline only in text', ['Headline only in text', 'Then the body.']],
     ]);
     expect(corpus.articles[0]!.source).toBe(`${join(dir, 'wire.jsonl')}:1`);
+  });
+
+  it('lists a FIFO, a socket and a folder named like an article as problems, without hanging on them', async () => {
+    const dir = await folderWith({ 'a.md': ok });
+    execFileSync('mkfifo', [join(dir, 'pipe.md')]);
+    await mkdir(join(dir, 'folder.md'));
+    const socket = createServer();
+    await new Promise<void>((resolve) => socket.listen(join(dir, 'socket.txt'), resolve));
+    try {
+      expect((await problemsOf(dir)).sort()).toEqual([
+        `${join(dir, 'folder.md')}:1: is a folder, not an article file`,
+        `${join(dir, 'pipe.md')}:1: is not a regular file (a pipe, socket or device): not read`,
+        `${join(dir, 'socket.txt')}:1: is not a regular file (a pipe, socket or device): not read`,
+      ]);
+      // A FIFO given as the corpus itself is refused the same way.
+      expect(await problemsOf(join(dir, 'pipe.md'))).toEqual([
+        `${join(dir, 'pipe.md')}:1: is not a regular file (a pipe, socket or device): not read`,
+      ]);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('refuses a link to a file outside the corpus folder, and follows one that stays inside', async () => {
+    const outside = await folderWith({
+      'secret.txt': 'Root password list\nroot:x:0:0:root:/root:/bin/bash\n',
+    });
+    const dir = await folderWith({ 'a.md': ok });
+    await symlink(join(outside, 'secret.txt'), join(dir, 'passwd.txt'));
+    expect(await problemsOf(dir)).toEqual([
+      `${join(dir, 'passwd.txt')}:1: is a link to a file outside the corpus folder: not read`,
+    ]);
+    await rm(join(dir, 'passwd.txt'));
+    await symlink('../', join(dir, 'up.md'));
+    await symlink('a.md', join(dir, 'same.md'));
+    await symlink(join(dir, 'missing.md'), join(dir, 'dangling.md'));
+    expect((await problemsOf(dir)).sort()).toEqual([
+      `${join(dir, 'dangling.md')}:1: is a link to nothing`,
+      `${join(dir, 'up.md')}:1: is a link to a file outside the corpus folder: not read`,
+    ]);
+    await rm(join(dir, 'up.md'));
+    await rm(join(dir, 'dangling.md'));
+    expect((await loadCorpus(dir)).articles.map((a) => a.id)).toEqual(['a', 'same']);
+  });
+
+  it('reports every unknown front-matter field on its line, __proto__ and constructor alike', async () => {
+    const dir = await folderWith({
+      'a.md': '---\ntitle: Fine\n__proto__: x\nconstructor: y\ntitel: typo\n---\nText.\n',
+    });
+    expect(await problemsOf(dir)).toEqual([
+      `${join(dir, 'a.md')}:3: unknown field "__proto__"`,
+      `${join(dir, 'a.md')}:4: unknown field "constructor"`,
+      `${join(dir, 'a.md')}:5: unknown field "titel"`,
+    ]);
   });
 
   it('says so when the path does not exist or holds no articles', async () => {

@@ -1,11 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { deployCommands } from '../../src/deploy-commands.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { chatInput } from '../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
+import { copyOfBundledCorpus } from '../support/temp-corpus.ts';
 import { member, textOf } from './harness.ts';
 
 /** Runs a project script as `npm run` would (tsx), with only the given settings in its environment. */
@@ -88,7 +91,7 @@ describe('the entry points, run as processes', () => {
     }).output;
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Registered 7 commands to guild/);
+    expect(stdout).toMatch(/^Registered 10 commands to guild/);
     const registered = discord.registered.get(
       `/applications/${ids.application}/guilds/${ids.guild}/commands`,
     ) as {
@@ -97,10 +100,22 @@ describe('the entry points, run as processes', () => {
       default_member_permissions?: string | null;
     }[];
     expect(registered.map((command) => command.name).sort()).toEqual(
-      ['Find coverage', 'about', 'ask', 'cite', 'corpus', 'reload', 'sources'].sort(),
+      [
+        'Check quote',
+        'Find coverage',
+        'about',
+        'ask',
+        'checkquote',
+        'cite',
+        'corpus',
+        'feeds',
+        'reload',
+        'sources',
+      ].sort(),
     );
     expect(registered.find((command) => command.name === 'Find coverage')?.type).toBe(3);
     expect(registered.find((command) => command.name === 'reload')?.default_member_permissions).toBe('32');
+    expect(registered.find((command) => command.name === 'feeds')?.default_member_permissions).toBe('32');
     const put = discord.requests.find((request) => request.method === 'PUT');
     expect(put?.authorization).toBe(`Bot ${discord.token}`);
   });
@@ -113,8 +128,8 @@ describe('the entry points, run as processes', () => {
     });
     const { scope, registered } = await deployCommands(config);
     expect(scope).toBe('globally');
-    expect(registered).toHaveLength(7);
-    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(7);
+    expect(registered).toHaveLength(10);
+    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(10);
   });
 
   it('deployCommands without an application id says which settings it needs', async () => {
@@ -144,6 +159,44 @@ describe('npm start with a token', () => {
     } finally {
       bot.kill('SIGKILL');
       await gateway.close();
+    }
+  });
+});
+
+describe('stopping while a reload meets a FIFO in the corpus folder', () => {
+  it('refuses the FIFO, keeps serving, and still exits on SIGTERM', async () => {
+    const gateway = await StandInDiscord.start();
+    const { corpus, cleanup } = await copyOfBundledCorpus();
+    const bot = run('src/main.ts', {
+      DISCORD_TOKEN: gateway.token,
+      DISCORD_API_BASE: gateway.apiBase,
+      CORPUS_PATH: corpus,
+      LOG_LEVEL: 'info',
+    });
+    let stderr = '';
+    bot.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    try {
+      await gateway.sessionReady();
+      execFileSync('mkfifo', [path.join(corpus, 'pipe.md')]);
+      bot.kill('SIGHUP');
+      // A reload that opened the FIFO for reading never ended: this line never came.
+      await vi.waitFor(() => expect(stderr).toContain('not a regular file'), {
+        timeout: 20_000,
+        interval: 100,
+      });
+      const { data } = await gateway
+        .interact(chatInput('ask', { question: 'Who threatened the mayor?' }, member))
+        .final();
+      expect(textOf(data)).toContain('cite `teteghem-mayor-threatened-with-gun#');
+      bot.kill('SIGTERM');
+      const exited = await Promise.race([bot.output, sleep(20_000).then(() => 'still running' as const)]);
+      expect(exited).toMatchObject({ code: 0 });
+    } finally {
+      bot.kill('SIGKILL');
+      await gateway.close();
+      await cleanup();
     }
   });
 });

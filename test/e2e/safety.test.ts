@@ -23,7 +23,8 @@ const HOSTILE = [
 ].join('\n');
 
 /** One run-on sentence of about 5,000 characters: too long for any embed field, with no sentence end to cut at. */
-const RUN_ON = `The ferry committee met on Tuesday${', and then it discussed the harbour timetable again'.repeat(100)}.`;
+// One sentence of ~1,500 characters: one passage (under the 2,000-character bound), too long to quote whole.
+const RUN_ON = `The ferry committee met on Tuesday${', and then it discussed the harbour timetable again'.repeat(30)}.`;
 
 /** Counts questions reaching the engine and throws for one that contains "explode". */
 function instrumented(library: Library, counter: { answers: number }): LibraryView {
@@ -105,7 +106,7 @@ describe('GIVEN a corpus with hostile text, a very long paragraph and 25 article
     expect(text).toContain('\\`rm -rf\\`');
     expect(text).toContain('\\|\\|spoiler\\|\\|');
     expect(text).toContain('\\[click here\\](https://evil.example/phish)');
-    expect(text).toContain('— The <\u200b@&123> Times · cite `hostile#1`');
+    expect(text).toContain('— The <\u200b@&123> Times, undated · cite `hostile#1`');
     const title = (data.embeds as { title: string }[])[0]!.title;
     expect(title).toBe('1. \\*\\*Bold\\*\\* claims about @\u200beveryone');
   });
@@ -123,7 +124,7 @@ describe('GIVEN a corpus with hostile text, a very long paragraph and 25 article
     expect(payloadViolations(data)).toEqual([]);
     const description = (data.embeds as { description: string }[])[0]!.description;
     expect(description).toMatch(
-      /\w(\*\*)?,? … \*\(cut; `\/cite long-meeting#1` shows it all\)\*\n— publisher unknown · cite `long-meeting#1`$/,
+      /\w(\*\*)?,? … \*\(cut; `\/cite long-meeting#1` shows it all\)\*\n— publisher unknown, undated · cite `long-meeting#1`$/,
     );
     expect(description.length).toBeLessThan(1000);
 

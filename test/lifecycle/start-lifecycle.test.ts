@@ -64,7 +64,7 @@ describe.each(['worker', 'main'])('startLifecycle, index on the %s thread', (thr
     const { library, lifecycle } = await openLibrary({ config, logger });
     ({ stop } = await startLifecycle({ library, lifecycle, config, logger }));
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
-    await vi.waitFor(() => expect(library.engine.article('lighthouse')).toBeDefined(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(library.engine.article('lighthouse')).toBeDefined(), { timeout: 25_000 });
     expect(logger.events.at(-1)).toMatchObject({
       message: 'corpus reload (corpus watch)',
       context: { status: 'reloaded' },

@@ -17,6 +17,8 @@ interface FormatBase {
 /** One article per file, the article's id its file name: `/corpus` can add, replace and remove it. */
 export interface ArticleFileFormat extends FormatBase {
   readonly kind: 'article';
+  /** For files that state their own encoding (a web page's charset); the others must be UTF-8. */
+  decode?(bytes: Uint8Array): string;
   /**
    * Parses the decoded text of `file`, whose name without its extension is the article's id. Throws
    * `CorpusError` listing every problem.

@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import type { ArticleFileFormat, CorpusFormat } from './format.ts';
+import { html } from './html.ts';
 import { jsonLines } from './json-lines.ts';
 import { markdown } from './markdown.ts';
 import { plainText } from './plain-text.ts';
@@ -10,7 +11,7 @@ export type { ArticleFileFormat, BulkFormat, CorpusFormat } from './format.ts';
  * Every kind of file a corpus may hold. Adding a format is one file in this folder and one entry here:
  * the loader, `/corpus`'s checks and its help text derive from this list.
  */
-export const CORPUS_FORMATS: readonly CorpusFormat[] = [markdown, plainText, jsonLines];
+export const CORPUS_FORMATS: readonly CorpusFormat[] = [markdown, plainText, html, jsonLines];
 
 /** The formats that hold one article per file: the ones `/corpus add` accepts. */
 export const ARTICLE_FILE_FORMATS: readonly ArticleFileFormat[] = CORPUS_FORMATS.filter(

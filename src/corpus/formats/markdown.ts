@@ -19,7 +19,9 @@ export function parseFrontMatterArticle(file: string, text: string): Article | u
       ? bad
       : `expected "key: value" in front matter, found "${bad.slice(0, 60)}"`,
   }));
-  const input: Record<string, unknown> = {};
+  // Null prototype: a `__proto__:` field is a field like any other (and reported as unknown),
+  // where on `{}` the assignment would be silently swallowed by the prototype setter.
+  const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const keyLines: KeyLines = new Map();
   for (const field of frontMatter.fields) {
     if (keyLines.has(field.key)) {

@@ -7,6 +7,7 @@ import {
   ComponentType,
 } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
+import { type Disagreement, formatValues } from '../../factcheck/outlets-differ.ts';
 import type { Answer, AnswerResult, Highlight } from '../../search/answer.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { citationLine, code, isWebUrl } from './citation.ts';
@@ -30,6 +31,8 @@ export interface AnswerRequest {
    * @default 'your question'
    */
   subject?: string;
+  /** Where the outlets grouped with a result disagree, by the result's citation. */
+  disagreements?: ReadonlyMap<string, readonly Disagreement[]>;
 }
 
 /** Embed colour of answers (Discord's blurple), so they are recognisable in a busy channel. */
@@ -61,7 +64,9 @@ export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPaylo
   // Share what the 6,000-character total leaves after titles and the footer between the quotes.
   const spare = Limits.embedTotal - 100 - Math.min(footer.length, Limits.footerText) - titles.join('').length;
   const perResult = Math.min(2000, Math.floor(spare / Math.max(1, answer.results.length)));
-  const embeds = answer.results.map((result, index) => resultEmbed(result, titles[index]!, perResult));
+  const embeds = answer.results.map((result, index) =>
+    resultEmbed(result, titles[index]!, perResult, request.disagreements?.get(result.citation) ?? []),
+  );
   const last = embeds.at(-1);
   if (last) last.footer = { text: footer };
   const count =
@@ -113,12 +118,18 @@ function periodScope({ since, until }: { since?: string; until?: string }): stri
   return words ? ` among articles published ${escapeText(words)}` : '';
 }
 
-function resultEmbed(result: AnswerResult, title: string, budget: number): APIEmbed {
+function resultEmbed(
+  result: AnswerResult,
+  title: string,
+  budget: number,
+  disagreements: readonly Disagreement[],
+): APIEmbed {
+  const differ = disagreements.map((d) => `\n${outletsDifferLine(d)}`).join('');
   const also =
     result.alsoReportedBy.length > 0
       ? `\nAlso reported by: ${result.alsoReportedBy.slice(0, 3).map(code).join(', ')}${result.alsoReportedBy.length > 3 ? ' and others' : ''}`
       : '';
-  const cite = `\n${citationLine(result, result.citation, { title: false })}${also}`;
+  const cite = `\n${citationLine(result, result.citation, { title: false })}${differ}${also}`;
   const note = ` … *(cut; \`/cite ${result.citation}\` shows it all)*`;
   // One line, so the block quote holds all of it; highlight offsets follow the collapsed text.
   const single = collapseWhitespace(result.quote, result.highlights);
@@ -133,6 +144,15 @@ function resultEmbed(result: AnswerResult, title: string, budget: number): APIEm
   };
   if (result.url && isWebUrl(result.url)) embed.url = result.url;
   return embed;
+}
+
+/** "**Outlets differ** on a number: 18,000 (The Telegraph `t#1`) · 20,000 (BBC `b#1`)". */
+export function outletsDifferLine(disagreement: Disagreement): string {
+  const values = formatValues(
+    disagreement.values.map((v) => ({ ...v, value: escapeText(v.value), outlet: escapeText(v.outlet) })),
+    code,
+  );
+  return `**Outlets differ** on ${disagreement.kind === 'date' ? 'a date' : `a ${disagreement.kind}`}: ${values}`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { stripControls } from '../../text/controls.ts';
+
 /** Zero-width space: splits a mention so Discord shows it as text and never resolves it. */
 export const ZWSP = '\u200b';
 
@@ -8,8 +10,6 @@ const INLINE = /[\\*_~`|[\]]/g;
 // @everyone / @here and every <...> mention form: users, roles, channels, slash commands, emojis.
 const MENTION_AT = /@(everyone|here)/gi;
 const MENTION_ANGLE = /<(?=[@#/:]|a:|t:|id:)/g;
-// Control characters Discord shows as boxes or strips unpredictably; newline and tab are kept.
-const CONTROL = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 
 /**
  * Makes untrusted text (corpus passages, questions, titles) safe to embed in a Discord message:
@@ -18,8 +18,7 @@ const CONTROL = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
  */
 export function escapeText(text: string): string {
   return neutraliseMentions(
-    text
-      .replace(CONTROL, '')
+    stripControls(text)
       .replace(INLINE, '\\$&')
       .replace(LINE_START, (_match, indent: string, marker: string) => `${indent}${escapeMarker(marker)}`),
   );
@@ -27,7 +26,8 @@ export function escapeText(text: string): string {
 
 /** For fields Discord never renders as markdown (embed footers, author names, button labels). */
 export function neutraliseMentions(text: string): string {
-  return text.replace(CONTROL, '').replace(MENTION_AT, `@${ZWSP}$1`).replace(MENTION_ANGLE, `<${ZWSP}`);
+  // Control characters Discord shows as boxes or strips unpredictably.
+  return stripControls(text).replace(MENTION_AT, `@${ZWSP}$1`).replace(MENTION_ANGLE, `<${ZWSP}`);
 }
 
 /** True when the text still contains something Discord would turn into a mention. */

@@ -39,7 +39,8 @@ export function finalizeChoices(choices: AutocompleteChoice[]): AutocompleteChoi
     .filter((choice) => choice.value.length > 0 && choice.value.length <= Limits.choiceValue)
     .slice(0, Limits.autocompleteChoices)
     .map((choice) => ({
-      name: hardCut(choice.name, Limits.choiceName) || choice.value,
+      // Names are corpus text (article titles): cleaned like message bodies (ESC, BEL, U+202E).
+      name: hardCut(neutraliseMentions(choice.name), Limits.choiceName) || choice.value,
       value: choice.value,
     }));
 }

@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { createHash, type Hash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Corpus } from '../../corpus/article.ts';
 import { writeFileAtomic } from '../../corpus-editing/atomic-write.ts';
@@ -7,19 +8,39 @@ import { Engine, type SerializedEngine } from '../engine.ts';
 import { writeJsonYielding } from './json-chunks.ts';
 
 /** Layout of the cache file itself; bump when the envelope below changes. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 const FILE_PREFIX = 'index-';
 
-/** What is stored: the engine's index state, and what it was built from. */
-interface CacheEnvelope {
+/**
+ * A cache file is the engine's JSON, a newline, then this trailer on the last line: what the index was
+ * built from and a checksum of the bytes before it, so that a file rewritten or damaged on disk is
+ * found out before it serves (the trailer can only be written once the body's hash is known).
+ */
+interface CacheTrailer {
   format: number;
   key: string;
   corpusVersion: string;
   settingsFingerprint: string;
   savedAt: string;
-  engine: SerializedEngine;
+  /** sha256 of the corpus version, a NUL, and the engine's JSON. */
+  checksum: string;
 }
+
+/**
+ * An index takes 3-4 bytes of JSON per character of corpus text (bundled corpus, BBC, NewsQA); a cache
+ * file much larger than that is not this corpus's index, and is refused before it is read.
+ */
+const BYTES_PER_CORPUS_CHAR = 16;
+const SMALL_CORPUS_ALLOWANCE = 1 << 20;
+
+/** The largest cache file worth reading for a corpus of `chars` characters (or bytes on disk). */
+export function cacheSizeBound(chars: number): number {
+  return chars * BYTES_PER_CORPUS_CHAR + SMALL_CORPUS_ALLOWANCE;
+}
+
+/** Temporary files of interrupted cache writes not touched for this long are removed at start. */
+const STALE_TEMPORARY_MS = 10 * 60_000;
 
 /** Why the cache was or was not used, for the start-up log line. */
 export type CacheOutcome =
@@ -51,6 +72,7 @@ export interface IndexCacheOptions {
 export class IndexCache {
   readonly dir: string;
   readonly settingsFingerprint: string;
+  #swept = false;
 
   constructor(options: IndexCacheOptions) {
     this.dir = options.dir;
@@ -79,33 +101,63 @@ export class IndexCache {
    * once; `load` then uses it if it is the corpus's file. There is normally one file (`save` deletes
    * the others); with none or several, nothing is read.
    */
-  async prefetch(): Promise<PrefetchedCache | undefined> {
+  async prefetch(maxBytes: number): Promise<PrefetchedCache | undefined> {
     if (!this.enabled) return undefined;
+    await this.removeStaleTemporaryFiles();
     const names = await readdir(this.dir).catch(() => []);
     const files = names.filter(isCacheFile);
     if (files.length !== 1) return undefined;
     const file = path.join(this.dir, files[0]!);
-    return { file, read: await readEnvelope(file) };
+    return { file, read: await readEnvelope(file, maxBytes) };
+  }
+
+  /**
+   * Removes the temporary files of cache writes that a crash (`kill -9`) interrupted. Only old ones:
+   * another process (a shard) sharing the folder may be writing a young one right now.
+   */
+  async removeStaleTemporaryFiles(now = Date.now()): Promise<void> {
+    if (!this.enabled || this.#swept) return;
+    this.#swept = true;
+    const names = await readdir(this.dir).catch(() => []);
+    await Promise.all(
+      names
+        .filter((name) => name.startsWith(`.${FILE_PREFIX}`) && name.endsWith('.tmp'))
+        .map(async (name) => {
+          const file = path.join(this.dir, name);
+          const info = await stat(file).catch(() => undefined);
+          if (info?.isFile() && now - info.mtimeMs > STALE_TEMPORARY_MS)
+            await unlink(file).catch(() => undefined);
+        }),
+    );
   }
 
   /** Restores the engine for `corpus` if a matching, intact cache file exists. */
   async load(corpus: Corpus, prefetched?: PrefetchedCache): Promise<CacheLookup> {
     if (!this.enabled) return { status: 'miss', reason: 'disabled' };
+    await this.removeStaleTemporaryFiles();
     const file = this.fileFor(corpus.version);
-    const read = prefetched?.file === file ? prefetched.read : await readEnvelope(file);
+    const maxBytes = cacheSizeBound(corpusChars(corpus));
+    const read =
+      prefetched?.file === file &&
+      (prefetched.read.status !== 'read' || prefetched.read.body.length <= maxBytes)
+        ? prefetched.read
+        : await readEnvelope(file, maxBytes);
     if (read.status !== 'read') return read;
-    const { envelope } = read;
-    if (
-      envelope.format !== CACHE_FORMAT ||
-      envelope.key !== this.keyFor(corpus.version) ||
-      !envelope.engine
-    ) {
-      return { status: 'corrupt', file, reason: 'envelope does not match its file name' };
+    const corrupt = (reason: string): CacheLookup => ({ status: 'corrupt', file, reason });
+    const { trailer, body } = read;
+    if (trailer.format !== CACHE_FORMAT || trailer.key !== this.keyFor(corpus.version)) {
+      return corrupt('envelope does not match its file name');
+    }
+    if (trailer.corpusVersion !== corpus.version) return corrupt('built for another corpus version');
+    if (trailer.checksum !== checksumOf(corpus.version, body)) {
+      return corrupt('checksum does not match the content');
     }
     try {
-      return { status: 'hit', engine: Engine.fromJSON(corpus, envelope.engine), file };
+      const json: unknown = JSON.parse(body.toString('utf8'));
+      if (!isSerializedEngine(json, corpus)) return corrupt('not an index of this corpus');
+      return { status: 'hit', engine: Engine.fromJSON(corpus, json), file };
     } catch (error) {
-      return { status: 'corrupt', file, reason: error instanceof Error ? error.message : String(error) };
+      return corrupt(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -117,15 +169,22 @@ export class IndexCache {
     if (!this.enabled) return '';
     await mkdir(this.dir, { recursive: true });
     const file = this.fileFor(engine.version);
-    const envelope: CacheEnvelope = {
-      format: CACHE_FORMAT,
-      key: this.keyFor(engine.version),
-      corpusVersion: engine.version,
-      settingsFingerprint: this.settingsFingerprint,
-      savedAt: new Date().toISOString(),
-      engine: engine.toJSON(),
-    };
-    await writeFileAtomic(file, (write) => writeJsonYielding(envelope, write));
+    await writeFileAtomic(file, async (write) => {
+      const hash = checksumHash(engine.version);
+      await writeJsonYielding(engine.toJSON(), async (chunk) => {
+        hash.update(chunk);
+        await write(chunk);
+      });
+      const trailer: CacheTrailer = {
+        format: CACHE_FORMAT,
+        key: this.keyFor(engine.version),
+        corpusVersion: engine.version,
+        settingsFingerprint: this.settingsFingerprint,
+        savedAt: new Date().toISOString(),
+        checksum: hash.digest('hex'),
+      };
+      await write(`\n${JSON.stringify(trailer)}`);
+    });
     const stale = (await readdir(this.dir)).filter(
       (name) => isCacheFile(name) && name !== path.basename(file),
     );
@@ -141,7 +200,7 @@ export interface PrefetchedCache {
 }
 
 type EnvelopeRead =
-  | { status: 'read'; envelope: Partial<CacheEnvelope> }
+  | { status: 'read'; trailer: Partial<CacheTrailer>; body: Buffer }
   | { status: 'miss'; reason: 'absent' }
   | { status: 'corrupt'; file: string; reason: string };
 
@@ -149,17 +208,96 @@ function isCacheFile(name: string): boolean {
   return name.startsWith(FILE_PREFIX) && name.endsWith('.json');
 }
 
-async function readEnvelope(file: string): Promise<EnvelopeRead> {
-  let text: string;
+/**
+ * Reads a cache file into its engine JSON and trailer. Whatever the file holds (any bytes, any JSON, a
+ * FIFO, something huge) the answer is a read or "corrupt", never an exception.
+ */
+async function readEnvelope(file: string, maxBytes: number): Promise<EnvelopeRead> {
+  const corrupt = (reason: string): EnvelopeRead => ({ status: 'corrupt', file, reason });
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return corrupt('not a regular file');
+      if (info.size > maxBytes) return corrupt(`${info.size} bytes, more than this corpus's index can take`);
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'miss', reason: 'absent' };
-    return { status: 'corrupt', file, reason: `unreadable: ${String(error)}` };
+    return corrupt(`unreadable: ${String(error)}`);
   }
+  const newline = bytes.lastIndexOf(0x0a);
+  if (newline < 0) return corrupt('no trailer');
+  let trailer: unknown;
   try {
-    return { status: 'read', envelope: JSON.parse(text) as Partial<CacheEnvelope> };
-  } catch (error) {
-    return { status: 'corrupt', file, reason: error instanceof Error ? error.message : String(error) };
+    trailer = JSON.parse(bytes.subarray(newline + 1).toString('utf8'));
+  } catch {
+    return corrupt('trailer is not JSON');
   }
+  if (typeof trailer !== 'object' || trailer === null || Array.isArray(trailer)) {
+    return corrupt('trailer is not an object');
+  }
+  return { status: 'read', trailer: trailer as Partial<CacheTrailer>, body: bytes.subarray(0, newline) };
+}
+
+function checksumHash(corpusVersion: string): Hash {
+  return createHash('sha256').update(`${corpusVersion}\u0000`);
+}
+
+function checksumOf(corpusVersion: string, body: Uint8Array): string {
+  return checksumHash(corpusVersion).update(body).digest('hex');
+}
+
+/** Characters of text in a corpus, the measure its index's size is bounded by. */
+function corpusChars(corpus: Corpus): number {
+  let chars = 0;
+  for (const article of corpus.articles) {
+    chars += article.id.length + article.title.length;
+    for (const passage of article.passages) chars += passage.text.length + passage.id.length;
+  }
+  return chars;
+}
+
+/** The shape `Engine.fromJSON` needs, holding as many passages as the corpus has. */
+function isSerializedEngine(json: unknown, corpus: Corpus): json is SerializedEngine {
+  if (typeof json !== 'object' || json === null) return false;
+  const { passages, articles, documentFrequency } = json as Partial<Record<keyof SerializedEngine, unknown>>;
+  const passageCount = corpus.articles.reduce((sum, article) => sum + article.passages.length, 0);
+  return (
+    isIndex(passages) &&
+    passages.documentCount === passageCount &&
+    isIndex(articles) &&
+    articles.documentCount === corpus.articles.length &&
+    Array.isArray(documentFrequency)
+  );
+}
+
+function isIndex(value: unknown): value is { documentCount: number } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { documentCount?: unknown }).documentCount === 'number'
+  );
+}
+
+/**
+ * Bytes of a corpus on disk (a folder's files, or one file), to bound the cache file read ahead of
+ * the corpus: its text is never more characters than its files have bytes.
+ */
+export async function corpusBytesOnDisk(corpusPath: string): Promise<number> {
+  const info = await stat(corpusPath).catch(() => undefined);
+  if (!info?.isDirectory()) return info?.size ?? 0;
+  const names = await readdir(corpusPath).catch(() => []);
+  const sizes = await Promise.all(
+    names.map((name) =>
+      stat(path.join(corpusPath, name)).then(
+        (entry) => (entry.isFile() ? entry.size : 0),
+        () => 0,
+      ),
+    ),
+  );
+  return sizes.reduce((sum, size) => sum + size, 0);
 }

@@ -5,7 +5,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
 import { loadCorpus } from '../../corpus/load-corpus.ts';
 import { Engine } from '../engine.ts';
-import { type CacheLookup, IndexCache } from '../index-cache/index-cache.ts';
+import {
+  type CacheLookup,
+  cacheSizeBound,
+  corpusBytesOnDisk,
+  IndexCache,
+} from '../index-cache/index-cache.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -30,7 +35,7 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
   let lookup: CacheLookup;
   if (data.corpusFrom === 'message') {
     const arriving = corpusMessage();
-    const prefetched = await cache.prefetch();
+    const prefetched = await cache.prefetch(cacheSizeBound(await corpusBytesOnDisk(data.corpusPath)));
     corpus = await arriving;
     lookup = await cache.load(corpus, prefetched);
   } else {

@@ -9,6 +9,10 @@ export interface Palette {
   dim(text: string): string;
   code(text: string): string;
   accent(text: string): string;
+  /** Words only in a member's version of a quote (Discord: `__underlined__`). */
+  added(text: string): string;
+  /** Words only in the coverage (Discord: `~~struck~~`). */
+  dropped(text: string): string;
 }
 
 const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
@@ -19,6 +23,8 @@ export const COLOUR: Palette = {
   dim: ansi(2, 22),
   code: ansi(36, 39),
   accent: ansi(34, 39),
+  added: (text) => ansi(4, 24)(ansi(32, 39)(text)),
+  dropped: (text) => ansi(9, 29)(ansi(31, 39)(text)),
 };
 
 export const PLAIN: Palette = {
@@ -27,6 +33,8 @@ export const PLAIN: Palette = {
   dim: (text) => text,
   code: (text) => text,
   accent: (text) => text,
+  added: (text) => `{+${text}+}`,
+  dropped: (text) => `[-${text}-]`,
 };
 
 /** A button as the console shows it: a number to `/press`, its label, and its custom_id. */
@@ -110,6 +118,8 @@ export function markdown(text: string, palette: Palette): string {
     .replace(/\[([^\]]+)\]\(<?([^)>]+)>?\)/g, (_match, label: string, url: string) => `${label} (${url})`)
     .replace(/`([^`]+)`/g, (_match, inner: string) => palette.code(inner))
     .replace(/\*\*([^*]+)\*\*/g, (_match, inner: string) => palette.bold(inner))
+    .replace(/__([^_]+)__/g, (_match, inner: string) => palette.added(inner))
+    .replace(/~~([^~]+)~~/g, (_match, inner: string) => palette.dropped(inner))
     .replace(/\*([^*\n]+)\*/g, (_match, inner: string) => palette.italic(inner))
     .replace(/^> ?/gm, '│ ')
     .replace(/^-# (.*)$/gm, (_match, inner: string) => palette.dim(inner));

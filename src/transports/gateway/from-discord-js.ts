@@ -5,7 +5,15 @@ import {
   type Interaction,
   type Message,
 } from 'discord.js';
-import type { IncomingInteraction, RawOptions, SourceMessage } from '../../interactions/incoming.ts';
+import {
+  checkOptionLevel,
+  emptyOptions,
+  type IncomingInteraction,
+  isPlainOptionValue,
+  OptionsShapeError,
+  type RawOptions,
+  type SourceMessage,
+} from '../../interactions/incoming.ts';
 
 /**
  * Turns a discord.js interaction into the transport-neutral model the dispatcher takes. Returns null
@@ -73,15 +81,16 @@ function sourceMessage(message: Message): SourceMessage {
 }
 
 function flatten(data: readonly CommandInteractionOption[]): RawOptions {
-  const options: RawOptions = {};
-  const visit = (items: readonly CommandInteractionOption[]): void => {
+  const options = emptyOptions();
+  const visit = (items: readonly CommandInteractionOption[], depth: number): void => {
+    checkOptionLevel(items, depth);
     for (const option of items) {
       if (option.type === ApplicationCommandOptionType.SubcommandGroup) {
         options.subcommandGroup = option.name;
-        visit(option.options ?? []);
+        visit(option.options ?? [], depth + 1);
       } else if (option.type === ApplicationCommandOptionType.Subcommand) {
         options.subcommand = option.name;
-        visit(option.options ?? []);
+        visit(option.options ?? [], depth + 1);
       } else if (option.type === ApplicationCommandOptionType.Attachment && option.attachment) {
         const file = option.attachment;
         options[option.name] = {
@@ -93,10 +102,13 @@ function flatten(data: readonly CommandInteractionOption[]): RawOptions {
           contentType: file.contentType,
         };
       } else if (option.value !== undefined) {
+        if (!isPlainOptionValue(option.value)) {
+          throw new OptionsShapeError(`option "${option.name.slice(0, 32)}" has a value Discord never sends`);
+        }
         options[option.name] = option.value;
       }
     }
   };
-  visit(data);
+  visit(data, 0);
   return options;
 }

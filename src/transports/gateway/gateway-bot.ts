@@ -43,7 +43,17 @@ export async function startGatewayBot(options: {
 
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
     if (!accepting) return;
-    const incoming = fromDiscordJs(interaction);
+    let incoming: ReturnType<typeof fromDiscordJs>;
+    try {
+      incoming = fromDiscordJs(interaction);
+    } catch (error) {
+      // Options shaped unlike anything Discord sends: nothing sensible to answer, and no crash.
+      ctx.logger.warn('interaction payload not understood', {
+        interaction: interaction.id,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      return;
+    }
     if (!incoming) return;
     const responder = new DiscordJsResponder(
       interaction as

@@ -1,9 +1,10 @@
 import type { KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { ByteBudget } from './byte-budget.ts';
 import type { Outcome } from './metrics.ts';
-import { BodyTooLargeError, readBody } from './read-body.ts';
+import { BodyTooLargeError, BudgetExhaustedError, readBody } from './read-body.ts';
 import type { ReplayGuard } from './replay-guard.ts';
-import { isValidSignature } from './verify-signature.ts';
+import { isSignatureShaped, isValidSignature } from './verify-signature.ts';
 
 export interface AdmissionOptions {
   /** The application's Ed25519 public key. */
@@ -12,11 +13,13 @@ export interface AdmissionOptions {
   maxBodyBytes: number;
   /** Refuses stale timestamps and exact replays of signed requests. */
   replayGuard: ReplayGuard;
+  /** Memory all requests being read and not yet verified may hold together; past it, 503. */
+  unverifiedBytes?: ByteBudget;
 }
 
 /** A request refused before anything in its body was parsed: the status to answer and why. */
 export interface Refusal {
-  status: 401 | 413 | 415;
+  status: 400 | 401 | 413 | 415 | 503;
   outcome: Outcome;
   message: string;
   /**
@@ -43,12 +46,19 @@ export async function admitRequest(request: IncomingMessage, options: AdmissionO
   if (typeof signature !== 'string' || typeof timestamp !== 'string') {
     return refuse(401, 'unauthorized', 'missing request signature', true);
   }
+  // Whatever cannot be Discord's is refused on its headers, before a byte of its body is buffered.
+  if (!isSignatureShaped(signature)) return refuse(401, 'unauthorized', 'invalid request signature', true);
+  if (!options.replayGuard.isFresh(timestamp)) {
+    return refuse(401, 'stale', 'request timestamp too far from now', true);
+  }
   let body: Buffer;
   try {
-    body = await readBody(request, options.maxBodyBytes);
+    body = await readBody(request, options.maxBodyBytes, options.unverifiedBytes);
   } catch (error) {
     if (error instanceof BodyTooLargeError) return refuse(413, 'too_large', error.message, true);
-    throw error;
+    if (error instanceof BudgetExhaustedError) return refuse(503, 'overloaded', error.message, true);
+    // The client went away or broke the connection mid-body: there is nobody left to answer.
+    return refuse(400, 'aborted', 'request body not received', true);
   }
   if (!isValidSignature(options.publicKey, signature, timestamp, body)) {
     return refuse(401, 'unauthorized', 'invalid request signature');

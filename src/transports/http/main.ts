@@ -1,6 +1,7 @@
 import { bootstrap, runMain } from '../../bootstrap.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { createLogger } from '../../logging/logger.ts';
+import { enforceStopDeadline } from '../../stop-deadline.ts';
 import { createInteractionServer } from './server.ts';
 
 /**
@@ -40,11 +41,11 @@ runMain('could not start the HTTP endpoint', async () => {
 
   const stop = (signal: NodeJS.Signals): void => {
     logger.info('shutting down', { signal });
+    enforceStopDeadline(signal, logger);
     running.stop();
     // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
     server.close(() => process.exit(0));
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -17,7 +17,11 @@ export type Outcome =
   | 'replayed'
   | 'too_large'
   | 'unsupported_media_type'
-  | 'bad_request';
+  | 'bad_request'
+  /** The client went away before its body was complete. */
+  | 'aborted'
+  /** Refused for want of capacity: too many connections, or too many unverified bytes in memory. */
+  | 'overloaded';
 
 /** The corpus figures exported as gauges, read at scrape time. */
 export interface CorpusFigures {

@@ -36,11 +36,18 @@ export class ReplayGuard {
     this.#maxEntries = options.maxEntries ?? 100_000;
   }
 
+  /**
+   * Whether a timestamp is a number of seconds within the tolerance of now. Remembers nothing, so it
+   * may be asked before the signature is verified.
+   */
+  isFresh(timestamp: string, nowMs: number = Date.now()): boolean {
+    return TIMESTAMP.test(timestamp) && Math.abs(nowMs - Number(timestamp) * 1000) <= this.#toleranceMs;
+  }
+
   /** Records the request and returns `undefined` when it may be served, or why it may not. */
   admit(signature: string, timestamp: string, nowMs: number = Date.now()): FreshnessProblem | undefined {
-    if (!TIMESTAMP.test(timestamp)) return 'stale';
+    if (!this.isFresh(timestamp, nowMs)) return 'stale';
     const sentMs = Number(timestamp) * 1000;
-    if (Math.abs(nowMs - sentMs) > this.#toleranceMs) return 'stale';
     this.#forgetExpired(nowMs);
     const key = signature.toLowerCase();
     if (this.#seen.has(key)) return 'replayed';

@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import {
   type APIInteraction,
   type APIInteractionResponse,
@@ -18,7 +19,9 @@ import type { LibraryView } from '../../interactions/library-view.ts';
 import { ephemeral, finalizeReply } from '../../interactions/render/payload.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { admitRequest } from './admit-request.ts';
+import { ByteBudget } from './byte-budget.ts';
 import { type FirstResponse, HttpResponder } from './http-responder.ts';
+import { LogThrottle } from './log-throttle.ts';
 import { EndpointMetrics, type Outcome } from './metrics.ts';
 import { ReplayGuard } from './replay-guard.ts';
 import { publicKeyFromHex } from './verify-signature.ts';
@@ -59,6 +62,17 @@ export interface InteractionServerOptions {
    * @default 2_500
    */
   acknowledgeAfterMs?: number;
+  /**
+   * Connections open at once; requests arriving on connections past it get 503 and are not read.
+   * @default 512
+   */
+  maxConnections?: number;
+  /**
+   * Bytes that requests not yet verified may buffer together; a request that would go past it gets
+   * 503. Signed requests are small: this is room for a hundred of the largest at once.
+   * @default 16 MiB
+   */
+  maxUnverifiedBytes?: number;
   /** Stands in for global `fetch` in webhook calls. */
   fetch?: typeof fetch;
 }
@@ -78,13 +92,17 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     publicKey,
     maxBodyBytes: options.maxBodyBytes ?? 262_144,
     replayGuard: new ReplayGuard({ toleranceSeconds: options.timestampToleranceSeconds ?? 300 }),
+    unverifiedBytes: new ByteBudget(options.maxUnverifiedBytes ?? 16 * 2 ** 20),
   };
+  const maxConnections = options.maxConnections ?? 512;
+  let connections = 0;
   const metrics = new EndpointMetrics();
   const webhook = new WebhookClient({
     apiBase: options.apiBase,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const logger: Logger = options.context.logger;
+  const refusals = new LogThrottle(logger);
   const context: DispatchContext = { ...options.context, library: options.library };
   const acknowledgeAfterMs = options.acknowledgeAfterMs ?? 2_500;
   const reloads = new ReloadCounter();
@@ -105,8 +123,16 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
       const headers = admitted.bodyUnread ? CLOSING_JSON_HEADERS : JSON_HEADERS;
       sendJson(response, admitted.status, { error: admitted.message }, headers);
       finish('none', admitted.outcome);
-      // Debug only: Discord's own probes send forged requests, and a flood must not flood the log too.
-      logger.debug('request refused', { status: admitted.status, reason: admitted.message });
+      if (admitted.outcome === 'aborted' || admitted.outcome === 'overloaded') {
+        // Worth an operator's attention, but anyone can cause them: one line per kind per 10 s.
+        refusals.warn(admitted.outcome, 'request refused', {
+          status: admitted.status,
+          reason: admitted.message,
+        });
+      } else {
+        // Debug only: Discord's own probes send forged requests, and a flood must not flood the log too.
+        logger.debug('request refused', { status: admitted.status, reason: admitted.message });
+      }
       return undefined;
     }
     const raw = parseInteraction(admitted.body);
@@ -123,7 +149,10 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     try {
       return { raw, incoming: fromApiInteraction(raw) };
     } catch (error) {
-      logger.warn('interaction payload not understood', { interaction: raw.id, error });
+      logger.warn('interaction payload not understood', {
+        interaction: raw.id,
+        reason: error instanceof Error ? error.message : String(error),
+      });
       sendJson(response, 400, { error: 'interaction payload not understood' });
       finish('none', 'bad_request');
       return undefined;
@@ -228,7 +257,19 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     '/metrics': { methods: ['GET', 'HEAD'], serve: (_request, response) => serveMetrics(response) },
   };
 
-  const server = createServer((request, response) => {
+  // Node checks headersTimeout and requestTimeout only this often (30 s by default), which let a client
+  // trickling its headers hold a socket for 40 s against a 10 s limit.
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
+    if (connections > maxConnections) {
+      sendJson(response, 503, { error: 'too many connections; try again' }, CLOSING_JSON_HEADERS);
+      metrics.record('none', 'overloaded', 0);
+      refusals.warn('connections', 'request refused', {
+        status: 503,
+        reason: 'too many connections',
+        connections,
+      });
+      return;
+    }
     const path = (request.url ?? '/').split('?', 1)[0] ?? '/';
     const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
     if (!route) {
@@ -255,6 +296,12 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
   // Discord delivers whole requests at once; a client trickling one in is holding a socket for nothing.
   server.requestTimeout = 10_000;
   server.headersTimeout = 10_000;
+  server.on('connection', (socket: Socket) => {
+    connections += 1;
+    socket.once('close', () => {
+      connections -= 1;
+    });
+  });
   return server;
 }
 

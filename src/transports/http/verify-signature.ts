@@ -25,6 +25,11 @@ export function publicKeyFromHex(hex: string): KeyObject {
   }
 }
 
+/** Whether a signature header could be an Ed25519 signature at all: 128 hex characters. */
+export function isSignatureShaped(signatureHex: string): boolean {
+  return HEX_SIGNATURE.test(signatureHex);
+}
+
 /**
  * Whether `signatureHex` is the application's Ed25519 signature of `timestamp` followed by the raw body,
  * as Discord signs every interaction it delivers. Never throws: anything malformed is simply not valid.
@@ -36,7 +41,7 @@ export function isValidSignature(
   body: Buffer,
 ): boolean {
   // Buffer.from(…, 'hex') silently drops what is not hex, so the shape is checked first.
-  if (!HEX_SIGNATURE.test(signatureHex)) return false;
+  if (!isSignatureShaped(signatureHex)) return false;
   const message = Buffer.concat([Buffer.from(timestamp, 'utf8'), body]);
   try {
     return verify(null, message, key, Buffer.from(signatureHex, 'hex'));

@@ -5,6 +5,7 @@ import {
   neutraliseMentions,
   stripZeroWidth,
 } from '../../../src/interactions/render/escape.ts';
+import { finalizeChoices } from '../../../src/interactions/render/payload.ts';
 
 describe('escapeText', () => {
   it('shows markdown literally by escaping it', () => {
@@ -43,5 +44,17 @@ describe('hasLiveMention', () => {
     expect(hasLiveMention('<@&99>')).toBe(true);
     expect(hasLiveMention('<@\u200b&99>')).toBe(false);
     expect(hasLiveMention('email me at a@example.com')).toBe(false);
+  });
+});
+
+describe('finalizeChoices', () => {
+  it('cleans autocomplete choice names like message bodies: no ESC, BEL or bidirectional override', () => {
+    const [choice] = finalizeChoices([
+      { name: 'Mayor \u001b]0;owned\u0007threatened \u202egnp.exe @everyone', value: 'mayor-threatened' },
+    ]);
+    expect(choice?.name).not.toMatch(/(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u);
+    expect(choice?.name).toContain('Mayor ]0;ownedthreatened gnp.exe');
+    expect(choice?.name).not.toContain('@everyone');
+    expect(choice?.value).toBe('mayor-threatened');
   });
 });

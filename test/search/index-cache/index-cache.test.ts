@@ -1,8 +1,8 @@
-import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { readdir, readFile, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../../src/corpus/load-corpus.ts';
-import { startEngine } from '../../../src/search/index-cache/fast-start.ts';
+import { startEngine, startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
 import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
 import { copyOfBundledCorpus, DATED_CORPUS, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 
@@ -70,18 +70,103 @@ describe('startEngine with the index cache', () => {
     expect((await startEngine({ corpusPath: folder, cache })).from).toBe('cache');
   });
 
-  it('rebuilds when the cache file parses but holds an index for another corpus', async () => {
+  it('refuses a cache file whose content was rewritten (document ids) or emptied, by its checksum', async () => {
     const cold = await startEngine({ corpusPath: folder, cache });
     const file = cache.fileFor(cold.engine.version);
-    const envelope = JSON.parse(await readFile(file, 'utf8')) as { engine: { corpusVersion: string } };
-    envelope.engine.corpusVersion = 'somethingelse';
-    await writeFile(file, JSON.stringify(envelope));
+    const original = await readFile(file, 'utf8');
+    const newline = original.lastIndexOf('\n');
+    const engineJson = JSON.parse(original.slice(0, newline)) as {
+      passages: { documentIds: Record<string, string> };
+    };
+    const ids = engineJson.passages.documentIds;
+    const [first, second] = Object.keys(ids);
+    [ids[first!], ids[second!]] = [ids[second!]!, ids[first!]!];
+    await writeFile(file, `${JSON.stringify(engineJson)}${original.slice(newline)}`);
+    const swapped = await startEngine({ corpusPath: folder, cache });
+    expect(swapped).toMatchObject({
+      from: 'built',
+      lookup: { status: 'corrupt', reason: expect.stringContaining('checksum') },
+    });
+    expect(swapped.engine.answer(QUESTION).results[0]?.citation).toBe(
+      cold.engine.answer(QUESTION).results[0]?.citation,
+    );
+
+    await writeFile(file, `{}${original.slice(newline)}`);
+    expect((await startEngine({ corpusPath: folder, cache })).lookup).toMatchObject({ status: 'corrupt' });
+  });
+
+  it('refuses a cache file made for another corpus version, even with a checksum that matches it', async () => {
+    const cold = await startEngine({ corpusPath: folder, cache });
+    const file = cache.fileFor(cold.engine.version);
+    const original = await readFile(file, 'utf8');
+    const newline = original.lastIndexOf('\n');
+    const trailer = JSON.parse(original.slice(newline + 1)) as { corpusVersion: string };
+    trailer.corpusVersion = 'somethingelse';
+    await writeFile(file, `${original.slice(0, newline + 1)}${JSON.stringify(trailer)}`);
     const started = await startEngine({ corpusPath: folder, cache });
     expect(started.lookup).toMatchObject({
       status: 'corrupt',
       reason: expect.stringContaining('another corpus'),
     });
     expect(started.engine.answer(QUESTION).results.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['JSON null', 'null'],
+    ['a number', '42'],
+    ['an array', '[]'],
+    ['a string', '"index"'],
+    ['an empty file', ''],
+    ['a trailer alone', '\n{"format":2}'],
+    ['null with a null trailer', 'null\nnull'],
+    ['bytes that are not text', Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0x80, 0x81])],
+  ])('treats a cache file holding %s as corrupt and rebuilds, on every start', async (_what, content) => {
+    const cold = await startEngine({ corpusPath: folder, cache });
+    const file = cache.fileFor(cold.engine.version);
+    await writeFile(file, content);
+    const started = await startEngine({ corpusPath: folder, cache });
+    expect(started).toMatchObject({ from: 'built', lookup: { status: 'corrupt', file } });
+    expect(started.engine.answer(QUESTION).results.length).toBeGreaterThan(0);
+  });
+
+  it('starts on a worker over a cache file holding JSON null (it used to stop start-up)', async () => {
+    const cold = await startEngine({ corpusPath: folder, cache });
+    const file = cache.fileFor(cold.engine.version);
+    await writeFile(file, 'null');
+    const worker = await startWorkerEngine({ corpusPath: folder, cache });
+    try {
+      expect(worker).toMatchObject({ from: 'built', lookup: { status: 'corrupt', file } });
+      expect((await worker.engine.answerAsync(QUESTION)).results.length).toBeGreaterThan(0);
+    } finally {
+      worker.engine.close();
+    }
+  });
+
+  it('refuses a cache file far larger than the corpus could need without reading it', async () => {
+    const cold = await startEngine({ corpusPath: folder, cache });
+    const file = cache.fileFor(cold.engine.version);
+    // Sparse: 400 MB long, no disk used; reading it whole would take 400 MB of memory.
+    await truncate(file, 400 * 2 ** 20);
+    const before = process.memoryUsage().arrayBuffers;
+    const started = await startEngine({ corpusPath: folder, cache });
+    expect(started.lookup).toMatchObject({ status: 'corrupt', reason: expect.stringContaining('bytes') });
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(100 * 2 ** 20);
+    await truncate(file, 400 * 2 ** 20);
+    expect((await cache.prefetch(1 << 24))?.read).toMatchObject({ status: 'corrupt' });
+  });
+
+  it('removes temporary files a crash left behind, once they are old, and keeps young ones', async () => {
+    await startEngine({ corpusPath: folder, cache });
+    const stale = path.join(cache.dir, '.index-0123456789abcdef01234567.json.aabbccddeeff.tmp');
+    const young = path.join(cache.dir, '.index-0123456789abcdef01234567.json.112233445566.tmp');
+    await writeFile(stale, '{"partial":');
+    await writeFile(young, '{"partial":');
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(stale, anHourAgo, anHourAgo);
+    await startEngine({ corpusPath: folder, cache: new IndexCache({ dir: cache.dir }) });
+    const names = await readdir(cache.dir);
+    expect(names).not.toContain(path.basename(stale));
+    expect(names).toContain(path.basename(young));
   });
 
   it('never touches the disk when the cache is disabled', async () => {
@@ -99,9 +184,9 @@ describe('startEngine with the index cache', () => {
   });
 
   it('reads the one cache file ahead of the corpus, and uses it only for the corpus it was built for', async () => {
-    expect(await cache.prefetch()).toBeUndefined();
+    expect(await cache.prefetch(1 << 24)).toBeUndefined();
     const cold = await startEngine({ corpusPath: folder, cache });
-    const prefetched = await cache.prefetch();
+    const prefetched = await cache.prefetch(1 << 24);
     expect(prefetched?.file).toBe(cache.fileFor(cold.engine.version));
 
     const restored = await cache.load(await loadCorpus(folder), prefetched);
@@ -114,6 +199,6 @@ describe('startEngine with the index cache', () => {
 
     // With more than one file there is no telling which is wanted: nothing is read ahead.
     await writeFile(path.join(cache.dir, 'index-000000000000000000000000.json'), '{}');
-    expect(await cache.prefetch()).toBeUndefined();
+    expect(await cache.prefetch(1 << 24)).toBeUndefined();
   });
 });

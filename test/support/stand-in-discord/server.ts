@@ -61,7 +61,8 @@ export class Exchange {
       timeoutMs?: number;
     } = {},
   ): Promise<{ type: number; data: Record<string, unknown>; deferred: boolean }> {
-    const timeoutMs = options.timeoutMs ?? 5000;
+    // Generous: a reload under load (a new index worker on two shared cores) can take many seconds.
+    const timeoutMs = options.timeoutMs ?? 20_000;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const first = this.callbacks[0];

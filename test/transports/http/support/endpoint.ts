@@ -34,7 +34,12 @@ export async function startEndpoint(
   options: {
     commands?: readonly AnyCommand[];
     env?: Record<string, string>;
-    server?: Partial<Pick<InteractionServerOptions, 'maxBodyBytes' | 'acknowledgeAfterMs'>>;
+    server?: Partial<
+      Pick<
+        InteractionServerOptions,
+        'maxBodyBytes' | 'acknowledgeAfterMs' | 'maxConnections' | 'maxUnverifiedBytes'
+      >
+    >;
   } = {},
 ): Promise<TestEndpoint> {
   const discord = new Signer();

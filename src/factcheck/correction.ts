@@ -1,0 +1,81 @@
+/**
+ * What a reload did to a cited paragraph: unchanged, changed (with a word diff and where it now is), or
+ * removed from the coverage. Compares the engine that served an answer with the one replacing it; a
+ * paragraph that moved within its article (one inserted above it) is found again by word alignment.
+ */
+
+import type { Article } from '../corpus/article.ts';
+import type { Located } from '../search/corpus-lookup.ts';
+import { align } from './align.ts';
+import { type DiffPart, diffOf } from './check-quote.ts';
+import { verdictOf } from './verdict.ts';
+import { wordsOf } from './words.ts';
+
+export type Correction =
+  | { kind: 'changed'; citation: string; newCitation: string; diff: DiffPart[] }
+  | { kind: 'removed'; citation: string };
+
+/** The engines' lookups the comparison needs. */
+export interface CitationSource {
+  passage(citation: string): Located | undefined;
+  article(id: string): Article | undefined;
+}
+
+/** What became of `citation` between `before` and `after`; `null` when its words are unchanged. */
+export function correctionOf(
+  citation: string,
+  before: CitationSource,
+  after: CitationSource,
+): Correction | null {
+  const old = before.passage(citation);
+  if (!old) return null; // not something the old coverage had: nothing to correct
+  const same = after.passage(citation);
+  if (same && same.passage.text === old.passage.text) return null;
+  const article = after.article(old.article.id);
+  if (!article) return { kind: 'removed', citation };
+  const oldWords = wordsOf(old.passage.text);
+  // The paragraph itself, changed in place or moved: the passage of the new article that carries most of its words.
+  let best: { id: string; text: string; cost: number; ops: ReturnType<typeof align>['ops'] } | undefined;
+  for (const passage of article.passages) {
+    const { cost, ops } = align(oldWords, wordsOf(passage.text));
+    if (!best || cost < best.cost) best = { id: passage.id, text: passage.text, cost, ops };
+  }
+  if (!best || verdictOf(oldWords, best.ops) === 'not-found') return { kind: 'removed', citation };
+  // diffOf reads the first text as the member's version; here it is the old paragraph, so the marks swap.
+  const diff: DiffPart[] = diffOf(best.ops, old.passage.text, best.text).map((part) =>
+    part.op === 'same' ? part : { op: part.op === 'added' ? 'dropped' : 'added', text: part.text },
+  );
+  for (let i = 1; i < diff.length; i++) {
+    // "this was replaced by that": the old words first.
+    if (diff[i - 1]!.op === 'added' && diff[i]!.op === 'dropped')
+      [diff[i - 1], diff[i]] = [diff[i]!, diff[i - 1]!];
+  }
+  // The alignment leaves the new paragraph's words before and after the old one's out; they were added.
+  const aligned = best.ops.flatMap((op) => (op.op === 'added' ? [] : [op.passage]));
+  const leading = best.text.slice(0, aligned[0]?.start ?? 0).trim();
+  const trailing = best.text
+    .slice(aligned.at(-1)?.end ?? best.text.length)
+    .replace(/^\S*/, '')
+    .trim();
+  if (leading) diff.unshift({ op: 'added', text: leading });
+  if (trailing) diff.push({ op: 'added', text: trailing });
+  if (diff.every((part) => part.op === 'same') && best.id === citation) return null;
+  return { kind: 'changed', citation, newCitation: best.id, diff };
+}
+
+/**
+ * The diff with long unchanged stretches cut to `context` words either side of a change, for a short
+ * reply: "… he had spent over ~~$18,000~~ __$16,000__ traveling from Syria …".
+ */
+export function shortDiff(diff: readonly DiffPart[], context = 5): DiffPart[] {
+  return diff.map((part, i) => {
+    if (part.op !== 'same') return part;
+    const words = part.text.split(/\s+/);
+    const afterChange = i > 0;
+    const beforeChange = i < diff.length - 1;
+    if (words.length <= (afterChange ? context : 0) + (beforeChange ? context : 0) + 1) return part;
+    const head = afterChange ? words.slice(0, context) : [];
+    const tail = beforeChange ? words.slice(-context) : [];
+    return { op: 'same', text: [...head, '…', ...tail].join(' ') };
+  });
+}

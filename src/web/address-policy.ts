@@ -1,0 +1,72 @@
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { FetchRefusedError } from './fetch-refused.ts';
+
+/** Which addresses a fetch may connect to. */
+export interface AddressPolicy {
+  /** `FETCH_ALLOW_PRIVATE=true`: any address (tests, intranets). */
+  allowPrivate: boolean;
+  /**
+   * Origins (`http://host:port`) fetched without the address check even when private addresses are not
+   * allowed: one known server rather than the whole private network. Tests use their local server.
+   */
+  trustedOrigins?: readonly string[];
+}
+
+/**
+ * Whether `address` is an ordinary public unicast address. Everything else is refused: loopback,
+ * private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16 with the cloud metadata
+ * service at 169.254.169.254, fe80::/10), carrier-grade NAT (100.64/10, where some clouds put their
+ * metadata service), multicast, reserved, documentation ranges, and IPv6 forms that embed an IPv4
+ * address (mapped, 6to4, Teredo, NAT64), which are judged by nothing less than that address.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return parsed.range() === 'unicast';
+}
+
+/** Whether the policy lets a fetch of `url` skip the address check. */
+export function isTrustedOrigin(url: URL, policy: AddressPolicy): boolean {
+  return policy.allowPrivate || (policy.trustedOrigins ?? []).includes(url.origin);
+}
+
+export function refusePrivate(host: string, address: string): FetchRefusedError {
+  return new FetchRefusedError(
+    'private-address',
+    `${host} leads to ${address}, a private, local or reserved address; the bot only fetches from the public internet.`,
+  );
+}
+
+/**
+ * A `lookup` for `http.request` that resolves the name and refuses it when any of its addresses is not
+ * allowed. The socket then connects to the very address checked here, so a name that resolves to a
+ * public address for the check and a private one for the connection (DNS rebinding) gets nowhere.
+ */
+export function checkedLookup(): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) {
+        callback(
+          new FetchRefusedError(
+            'dns',
+            `The address ${hostname} could not be found (${error.code ?? 'DNS error'}).`,
+          ),
+          [],
+        );
+        return;
+      }
+      const refused = addresses.find((entry) => !isPublicAddress(entry.address));
+      if (refused) {
+        callback(refusePrivate(hostname, refused.address), []);
+        return;
+      }
+      if (options.all) callback(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}

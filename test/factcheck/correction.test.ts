@@ -1,0 +1,87 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Article } from '../../src/corpus/article.ts';
+import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
+import { correctionOf, shortDiff } from '../../src/factcheck/correction.ts';
+import { renderCorrection } from '../../src/interactions/render/correction.ts';
+import { finalizeReply, payloadViolations } from '../../src/interactions/render/payload.ts';
+import { Engine } from '../../src/search/engine.ts';
+
+const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
+
+describe('GIVEN the seed corpus before and after an edit', () => {
+  let articles: Article[];
+  let before: Engine;
+  const rebuilt = (edit: (articles: Article[]) => Article[]) =>
+    Engine.build(makeCorpus(edit(structuredClone(articles))));
+
+  beforeAll(async () => {
+    articles = (await loadCorpus('corpus')).articles;
+    before = Engine.build(makeCorpus(articles));
+  });
+
+  it('finds nothing to correct in an unchanged paragraph', () => {
+    expect(
+      correctionOf(
+        `${TETEGHEM}#5`,
+        before,
+        rebuilt((a) => a),
+      ),
+    ).toBeNull();
+  });
+
+  it('gives the word diff of a paragraph changed in place, the old words first', () => {
+    const edited = rebuilt((all) => {
+      const passage = all.find((a) => a.id === TETEGHEM)!.passages[4]!;
+      passage.text = `${passage.text.replace('$18,000', '$16,000')} He arrived last week.`;
+      return all;
+    });
+    const correction = correctionOf(`${TETEGHEM}#5`, before, edited);
+    expect(correction).toMatchObject({ kind: 'changed', newCitation: `${TETEGHEM}#5` });
+    const diff = correction?.kind === 'changed' ? correction.diff : [];
+    expect(diff.filter((part) => part.op !== 'same')).toEqual([
+      { op: 'dropped', text: '$18,000' },
+      { op: 'added', text: '$16,000' },
+      { op: 'added', text: 'He arrived last week.' },
+    ]);
+    expect(shortDiff(diff)[0]).toEqual({ op: 'same', text: '… said he had spent over' });
+    const payload = finalizeReply(renderCorrection(correction!));
+    expect(payloadViolations(payload)).toEqual([]);
+    expect(payload.content).toContain('~~$18,000~~ __$16,000__');
+  });
+
+  it('follows a paragraph that moved when one was inserted above it', () => {
+    const edited = rebuilt((all) => {
+      const article = all.find((a) => a.id === TETEGHEM)!;
+      const inserted = { ...article.passages[0]!, text: 'A new opening paragraph was added by the editors.' };
+      article.passages = [inserted, ...article.passages].map((p, index) => ({
+        ...p,
+        index,
+        paragraph: index + 1,
+        id: `${TETEGHEM}#${index + 1}`,
+      }));
+      return all;
+    });
+    expect(correctionOf(`${TETEGHEM}#5`, before, edited)).toMatchObject({
+      kind: 'changed',
+      newCitation: `${TETEGHEM}#6`,
+      diff: [{ op: 'same' }],
+    });
+  });
+
+  it('says removed when the article or the paragraph is gone', () => {
+    const withoutArticle = rebuilt((all) => all.filter((a) => a.id !== TETEGHEM));
+    expect(correctionOf(`${TETEGHEM}#5`, before, withoutArticle)).toEqual({
+      kind: 'removed',
+      citation: `${TETEGHEM}#5`,
+    });
+    const withoutParagraph = rebuilt((all) => {
+      const article = all.find((a) => a.id === TETEGHEM)!;
+      article.passages = article.passages.filter((p) => p.paragraph !== 5);
+      return all;
+    });
+    expect(correctionOf(`${TETEGHEM}#5`, before, withoutParagraph)?.kind).toBe('removed');
+    expect(renderCorrection({ kind: 'removed', citation: `${TETEGHEM}#5` }).content).toContain(
+      'has been removed from the coverage',
+    );
+  });
+});

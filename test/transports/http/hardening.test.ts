@@ -1,0 +1,208 @@
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { member } from '../../e2e/harness.ts';
+import { chatInput } from '../../support/stand-in-discord/interactions.ts';
+import { startEndpoint, type TestEndpoint } from './support/endpoint.ts';
+import { send } from './support/http-client.ts';
+import { nowSeconds } from './support/signer.ts';
+
+/** A raw connection to the endpoint on loopback, recording what it receives and when it closes. */
+interface RawClient {
+  socket: Socket;
+  received: () => string;
+  closed: Promise<void>;
+}
+
+async function rawClient(base: string): Promise<RawClient> {
+  const { port } = new URL(base);
+  const socket = connect(Number(port), '127.0.0.1');
+  let text = '';
+  socket.on('data', (chunk: Buffer) => {
+    text += chunk.toString('latin1');
+  });
+  socket.on('error', () => undefined);
+  const closed = once(socket, 'close').then(() => undefined);
+  await once(socket, 'connect');
+  return { socket, received: () => text, closed };
+}
+
+/** Headers of a POST that is shaped like Discord's but signed by nobody. */
+function forgedHead(contentLength: number, signature = 'ab'.repeat(64), timestamp = nowSeconds()): string {
+  return [
+    'POST /interactions HTTP/1.1',
+    'Host: 127.0.0.1',
+    'Content-Type: application/json',
+    `X-Signature-Ed25519: ${signature}`,
+    `X-Signature-Timestamp: ${timestamp}`,
+    `Content-Length: ${contentLength}`,
+    '',
+    '',
+  ].join('\r\n');
+}
+
+const statusOf = (client: RawClient): number | undefined => {
+  const match = /^HTTP\/1\.1 (\d{3})/.exec(client.received());
+  return match ? Number(match[1]) : undefined;
+};
+
+const ping = (): string =>
+  JSON.stringify({ id: String(Math.random()).slice(2), type: 1, application_id: '1234567890' });
+
+let endpoint: TestEndpoint | undefined;
+const clients: RawClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.socket.destroy();
+  await endpoint?.close();
+  endpoint = undefined;
+});
+
+async function open(base: string): Promise<RawClient> {
+  const client = await rawClient(base);
+  clients.push(client);
+  return client;
+}
+
+describe('the endpoint under unauthenticated pressure (loopback only, bounded)', () => {
+  it('refuses a malformed signature or a stale timestamp on its headers, before the body arrives', async () => {
+    endpoint = await startEndpoint({ commands: [] });
+    const cases = [
+      forgedHead(200_000, 'not-hex'),
+      forgedHead(200_000, 'ab'.repeat(63)),
+      forgedHead(200_000, undefined, 'yesterday'),
+      forgedHead(200_000, undefined, nowSeconds(-600)),
+    ];
+    for (const head of cases) {
+      const client = await open(endpoint.base);
+      // Headers and a sliver of the promised 200 kB: the answer must not wait for the rest.
+      client.socket.write(`${head}{"type":1`);
+      await vi.waitFor(() => expect(statusOf(client)).toBeDefined(), { timeout: 25_000, interval: 50 });
+      expect(statusOf(client)).toBe(401);
+    }
+  });
+
+  it('answers 503 once requests not yet verified hold the byte budget, and recovers when they go', async () => {
+    endpoint = await startEndpoint({
+      commands: [],
+      server: { maxBodyBytes: 64 * 1024, maxUnverifiedBytes: 200 * 1024 },
+    });
+    const senders: RawClient[] = [];
+    for (let i = 0; i < 8; i++) {
+      const client = await open(endpoint.base);
+      // 60 kB of a 64,000-byte body each, then silence: 8 of them want 480 kB, the budget is 200 kB.
+      client.socket.write(`${forgedHead(64_000)}${' '.repeat(60_000)}`);
+      senders.push(client);
+    }
+    // 3 fit in the budget; the others are refused as their bodies arrive.
+    await vi.waitFor(
+      () => expect(senders.filter((client) => statusOf(client) === 503).length).toBeGreaterThanOrEqual(4),
+      { timeout: 25_000, interval: 50 },
+    );
+    for (const client of senders) client.socket.destroy();
+    await Promise.all(senders.map((client) => client.closed));
+    const body = ping();
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await send(endpoint!.url, { headers: endpoint!.discord.headersFor(body), body })).status,
+        ).toBe(200),
+      { timeout: 10_000, interval: 100 },
+    );
+  });
+
+  it('answers 503 on connections past the cap without reading them, and serves again once they close', async () => {
+    endpoint = await startEndpoint({ commands: [], server: { maxConnections: 4 } });
+    const idle: RawClient[] = [];
+    for (let i = 0; i < 6; i++) idle.push(await open(endpoint.base));
+    const body = ping();
+    const refused = await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.connection).toBe('close');
+    for (const client of idle) client.socket.destroy();
+    await Promise.all(idle.map((client) => client.closed));
+    const again = ping();
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await send(endpoint!.url, { headers: endpoint!.discord.headersFor(again), body: again })).status,
+        ).toBe(200),
+      { timeout: 10_000, interval: 100 },
+    );
+  });
+
+  it('logs requests aborted mid-body at warn at most, without stacks, one line for many', async () => {
+    endpoint = await startEndpoint({ commands: [] });
+    for (let i = 0; i < 20; i++) {
+      const client = await open(endpoint.base);
+      client.socket.write(`${forgedHead(10_000)}{"type":`);
+      await sleep(20);
+      client.socket.destroy();
+      await client.closed;
+    }
+    const { logger } = endpoint;
+    await vi.waitFor(() => expect(logger.events.some((event) => event.level === 'warn')).toBe(true), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(logger.events.filter((event) => event.level === 'error')).toEqual([]);
+    const warnings = logger.events.filter((event) => event.level === 'warn');
+    expect(warnings.length).toBeLessThanOrEqual(2);
+    expect(JSON.stringify(logger.events)).not.toMatch(/stack|at .*\.ts:\d+/);
+  });
+
+  it('closes a connection trickling its headers once headersTimeout passes, not up to 30 s later', async () => {
+    endpoint = await startEndpoint({ commands: [] });
+    endpoint.server.headersTimeout = 1_000;
+    const client = await open(endpoint.base);
+    client.socket.write('POST /interactions HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    // Node checks the timeout every connectionsCheckingInterval (30 s unless set): a close well
+    // before that shows the interval was set, whatever the load on this machine.
+    const outcome = await Promise.race([
+      client.closed.then(() => 'closed'),
+      sleep(20_000).then(() => 'open'),
+    ]);
+    expect(outcome).toBe('closed');
+  });
+});
+
+describe('options shaped unlike anything Discord sends, correctly signed', () => {
+  /** Posts a signed /ask whose first option is replaced by `option` (JSON text), and parses the answer. */
+  const askWith = async (
+    option: string,
+  ): Promise<{
+    status: number;
+    body: { type?: number; data?: { content?: string; embeds?: unknown[] } };
+  }> => {
+    const raw = JSON.stringify(chatInput('ask', { question: 'who threatened the mayor?', limit: 1 }, member));
+    const body = raw.replace('"options":[', `"options":[${option},`);
+    const reply = await send(endpoint!.url, { headers: endpoint!.discord.headersFor(body), body });
+    return {
+      status: reply.status,
+      body: JSON.parse(reply.text) as { type?: number; data?: { content?: string } },
+    };
+  };
+
+  it('refuses an option value nested 100,000 levels deep as not understood, logging no error', async () => {
+    endpoint = await startEndpoint();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const reply = await askWith(`{"name":"source","type":3,"value":${deep}}`);
+    expect(reply.status).toBe(400);
+    expect(endpoint.logger.events.filter((event) => event.level === 'error')).toEqual([]);
+  });
+
+  it('never lets an option named __proto__ change the defaults, and reports it as unknown', async () => {
+    endpoint = await startEndpoint();
+    // As an object it would have become the prototype of the options: limit 5, private.
+    const asObject = await askWith('{"name":"__proto__","type":3,"value":{"limit":5,"private":true}}');
+    expect(asObject.status).toBe(400);
+    const asText = await askWith('{"name":"__proto__","type":3,"value":"x"}');
+    expect(asText.status).toBe(200);
+    expect(asText.body.data?.content).toContain('has no option `__proto__`');
+    const typo = await askWith(
+      '{"name":"limt","type":4,"value":2},{"name":"constructor","type":3,"value":"y"}',
+    );
+    expect(typo.body.data?.content).toContain('`limt`, `constructor`');
+    expect(endpoint.logger.events.filter((event) => event.level === 'error')).toEqual([]);
+  });
+});
