@@ -80,9 +80,7 @@ describe('GIVEN a moderator adding a news page by its link with /corpus add url:
       .final();
     const text = textOf(data);
     expect(text).toContain('€1.2m');
-    expect(text).toContain(
-      `The Channel Courier, 2026-11-28 · [link](<${link}>) · cite \`${ID}#2\``,
-    );
+    expect(text).toContain(`The Channel Courier, 2026-11-28 · [link](<${link}>) · cite \`${ID}#2\``);
   });
 
   it('WHEN the same article is added again THEN a replace is offered', async () => {
