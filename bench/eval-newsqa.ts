@@ -1,79 +1,94 @@
 /**
- * Retrieval quality on NewsQA (`npm run eval`): this engine against MiniSearch with default options and
- * lunr with defaults, on the same passages, scored by the rule in `../shared/README.md`.
+ * Answer quality (`npm run eval`): every figure of issue 10's "How it is measured", for this engine
+ * against MiniSearch with default options (and lunr with defaults where it builds quickly), on the same
+ * passages, each for the tuning half and the test half of every question set.
  *
- *   npm run eval                      all three engines, all questions
- *   npm run eval -- --only newsdesk   this engine only (quick, for tuning)
+ *   npm run eval                                  everything (about 24k articles are loaded once)
+ *   npm run eval -- --only newsdesk               this engine only
+ *   npm run eval -- --sets seed,offtopic          some sets: newsqa, distractors, offtopic, seed,
+ *                                                 bbc-reuters, off-topic-seed (offtopic = both corpora)
+ *   npm run eval -- --distractors                 the same as --sets distractors
  *   npm run eval -- --ranking '{"article":0.6}'   try other ranking weights
- *   npm run eval -- --json            one JSON document on stdout
+ *   npm run eval -- --json                        one JSON document on stdout
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { loadCorpus } from '../src/corpus/load-corpus.ts';
-import { Engine } from '../src/search/engine.ts';
 import { RANKING, type RankingWeights } from '../src/search/ranking.ts';
-import type { BenchIndex } from './engines/engine-adapter.ts';
-import { lunrDefaults } from './engines/lunr.ts';
-import { miniSearchDefaults } from './engines/minisearch-defaults.ts';
-import { loadNewsQaQuestions, RetrievalScorer } from './lib/newsqa.ts';
-import { summarizeLatencies } from './lib/percentiles.ts';
-
-const DATA = new URL('../../shared/data/newsqa/', import.meta.url);
+import { type CorpusName, evalCorpus } from './eval/corpora.ts';
+import { evalEngines } from './eval/engines.ts';
+import { summarizeHalves } from './eval/outcome.ts';
+import { qualityTable, type RunReport } from './eval/quality-table.ts';
+import { evaluateRun, parseSets, RUNS, type RunName } from './eval/runs.ts';
+import { countPassages } from './lib/bench-corpus.ts';
 
 const { values: args } = parseArgs({
   options: {
     only: { type: 'string' },
+    sets: { type: 'string' },
+    distractors: { type: 'boolean', default: false },
     ranking: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
 
-const ranking: RankingWeights = {
-  ...RANKING,
-  ...(args.ranking ? (JSON.parse(args.ranking) as Partial<RankingWeights>) : {}),
-};
-const corpus = await loadCorpus(new URL('articles.jsonl', DATA).pathname);
-const questions = await loadNewsQaQuestions(new URL('questions.jsonl', DATA).pathname);
-
-const engines: { name: string; build: () => BenchIndex | Promise<BenchIndex> }[] = [
-  {
-    name: 'newsdesk',
-    build: () => {
-      const engine = Engine.build(corpus, { ranking });
-      return { search: (question: string, limit: number) => engine.answer(question, { limit }).results };
-    },
-  },
-  { name: 'minisearch-defaults', build: () => miniSearchDefaults.build(corpus) },
-  { name: 'lunr-defaults', build: () => lunrDefaults.build(corpus) },
-].filter((engine) => args.only === undefined || engine.name === args.only);
-
-const passages = corpus.articles.reduce((sum, article) => sum + article.passages.length, 0);
 const log = (line: string) => (args.json ? process.stderr : process.stdout).write(`${line}\n`);
-log(`NewsQA: ${corpus.articles.length} articles, ${passages} passages, ${questions.length} questions`);
 
-const report = [];
-for (const { name, build } of engines) {
-  const index = await build();
-  // Half the questions were used to tune the ranking weights; the other half shows whether it generalises.
-  const scorers = { all: new RetrievalScorer(), tuned: new RetrievalScorer(), unseen: new RetrievalScorer() };
-  const latencies: number[] = [];
-  for (const [i, question] of questions.entries()) {
-    const started = performance.now();
-    const results = await index.search(question.question, 5);
-    latencies.push(performance.now() - started);
-    scorers.all.add(question, results);
-    (i % 2 === 1 ? scorers.tuned : scorers.unseen).add(question, results);
-  }
-  const scores = scorers.all.scores();
-  const latency = summarizeLatencies(latencies);
-  report.push({ engine: name, ...scores, unseenHalf: scorers.unseen.scores(), latencyMs: latency });
-  log(
-    `${name.padEnd(20)} hit@1 ${scores.hitAt1.toFixed(3)}  hit@5 ${scores.hitAt5.toFixed(3)}  MRR@5 ${scores.mrrAt5.toFixed(3)}` +
-      `  (even-numbered half: hit@1 ${scorers.unseen.scores().hitAt1.toFixed(3)} hit@5 ${scorers.unseen.scores().hitAt5.toFixed(3)})` +
-      `  p50 ${latency.p50.toFixed(2)} ms  p99 ${latency.p99.toFixed(2)} ms`,
-  );
+let runs: RunName[];
+let ranking: RankingWeights;
+try {
+  runs = parseSets(args.distractors && args.sets === undefined ? 'distractors' : args.sets);
+  ranking = { ...RANKING, ...(args.ranking ? (JSON.parse(args.ranking) as Partial<RankingWeights>) : {}) };
+} catch (error) {
+  process.stderr.write(`npm run eval: ${(error as Error).message}\n`);
+  process.exit(2);
 }
-if (args.json)
-  process.stdout.write(
-    `${JSON.stringify({ corpus: { articles: corpus.articles.length, passages }, report })}\n`,
+const engines = evalEngines(ranking).filter((engine) => args.only === undefined || engine.name === args.only);
+if (engines.length === 0) {
+  process.stderr.write(
+    `npm run eval: no engine is called "${args.only}"; choose from newsdesk, minisearch-defaults, lunr-defaults\n`,
   );
+  process.exit(2);
+}
+
+// Each corpus is loaded once and each engine built once on it, then asked every run's questions; the
+// 24k corpus comes last so the quick sets report first.
+const corpusOrder: CorpusName[] = ['seed', 'newsqa', 'full'];
+const reports: RunReport[] = [];
+const corpora: Record<string, { articles: number; passages: number }> = {};
+const builds: { engine: string; corpus: CorpusName; ms: number }[] = [];
+for (const corpusName of corpusOrder) {
+  const corpusRuns = runs.filter((run) => RUNS[run].corpus === corpusName);
+  if (corpusRuns.length === 0) continue;
+  const corpus = await evalCorpus(corpusName);
+  corpora[corpusName] = { articles: corpus.articles.length, passages: countPassages(corpus.articles) };
+  log(`${corpusName}: ${corpus.articles.length} articles, ${corpora[corpusName].passages} passages`);
+  for (const engine of engines.filter((candidate) => candidate.corpora.includes(corpusName))) {
+    const started = performance.now();
+    const index = await engine.build(corpus);
+    const buildMs = performance.now() - started;
+    builds.push({ engine: engine.name, corpus: corpusName, ms: buildMs });
+    log(`  ${engine.name} built in ${(buildMs / 1000).toFixed(1)} s`);
+    for (const run of corpusRuns) {
+      const halves = summarizeHalves(await evaluateRun(index, run));
+      reports.push({ run, corpus: corpusName, engine: engine.name, halves });
+      // Each run's figures as soon as they exist, so a long run that is stopped still reports.
+      const brief = (half: 'tune' | 'test') => {
+        const { hitAt1, hitAt3, hitAt5, empty } = halves[half];
+        return `${half} hit@1 ${hitAt1?.toFixed(3) ?? '-'} hit@3 ${hitAt3?.toFixed(3) ?? '-'} hit@5 ${hitAt5?.toFixed(3) ?? '-'} empty ${empty.toFixed(3)}`;
+      };
+      log(`    ${run.padEnd(15)} ${brief('tune')}  |  ${brief('test')}`);
+    }
+  }
+}
+
+log('');
+// Read by set: each run's engines side by side.
+log(qualityTable([...reports].sort((a, b) => runs.indexOf(a.run) - runs.indexOf(b.run))));
+log('');
+log('empty: share answered with no results ("No coverage found"); quote: among rank-1 hits, share whose');
+log(
+  'quote holds the answer (engines that quote only). NewsQA tunes on 0-based odd questions, the sets on odd ids.',
+);
+if (args.json) {
+  process.stdout.write(`${JSON.stringify({ ranking, corpora, builds, runs: reports })}\n`);
+}

@@ -1,7 +1,7 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
-import type { Command } from '../src/interactions/command.ts';
-import { renderAbout } from '../src/interactions/render/status.ts';
+import type { Command, CommandContext } from '../src/interactions/command.ts';
+import { type AboutFacts, renderAbout } from '../src/interactions/render/status.ts';
 
 const AboutOptions = z.object({});
 
@@ -22,6 +22,20 @@ export default {
       startedAt: ctx.startedAt,
       now: ctx.now(),
       ...(shards ? { shards } : {}),
+      activity: lastWeek(ctx),
     });
   },
 } satisfies Command<typeof AboutOptions>;
+
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Counts from the community database; a read that fails leaves /about answering without them. */
+function lastWeek(ctx: CommandContext): AboutFacts['activity'] {
+  if (!ctx.community) return 'not recorded';
+  try {
+    return ctx.community.records.countsSince(new Date(ctx.now().getTime() - WEEK_MS));
+  } catch (error) {
+    ctx.logger.warn('/about: community counts unavailable', { error });
+    return 'not recorded';
+  }
+}

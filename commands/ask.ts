@@ -1,8 +1,9 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
-import { answerQuestion } from '../src/interactions/answer-question.ts';
+import { type AnswerOutcome, answerQuestion } from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
+import { recordAndDecorate, voteButton, watchButton } from '../src/interactions/feedback.ts';
 import { code } from '../src/interactions/render/citation.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
@@ -59,14 +60,26 @@ export default {
   options: AskOptions,
   rateLimited: true,
   isPrivate: (options) => options.private,
-  execute(ctx, options) {
-    return answerQuestion(ctx.library.engine, {
+  async execute(ctx, options, interaction) {
+    let outcome: AnswerOutcome | undefined;
+    const payload = await answerQuestion(ctx.library.engine, {
       question: options.question,
       limit: options.limit,
       sourceId: options.source ?? null,
       ...(options.since ? { since: options.since } : {}),
       ...(options.until ? { until: options.until } : {}),
+      observe: (said) => {
+        outcome = said;
+      },
     });
+    // A question limited to one article is not watched: new coverage would be in other articles.
+    const offerWatch = !options.private && !options.source;
+    return recordAndDecorate(
+      ctx,
+      interaction,
+      { question: options.question, outcome, record: true, offerWatch },
+      payload,
+    );
   },
   autocomplete(ctx, focused) {
     if (focused.name !== 'source') return [];
@@ -89,18 +102,33 @@ export default {
           .safeParse({ offset, limit });
         if (!state || !page.success)
           throw new UserError('stale-button', 'This button no longer works; ask the question again.');
+        let outcome: AnswerOutcome | undefined;
+        const payload = await answerQuestion(ctx.library.engine, {
+          question: state.question,
+          limit: page.data.limit,
+          offset: page.data.offset,
+          sourceId: state.source,
+          ...(state.since ? { since: state.since } : {}),
+          ...(state.until ? { until: state.until } : {}),
+          observe: (said) => {
+            outcome = said;
+          },
+        });
+        // Another page of an answer already recorded: it gets its own feedback buttons, not a new record.
         return {
-          update: await answerQuestion(ctx.library.engine, {
-            question: state.question,
-            limit: page.data.limit,
-            offset: page.data.offset,
-            sourceId: state.source,
-            ...(state.since ? { since: state.since } : {}),
-            ...(state.until ? { until: state.until } : {}),
-          }),
+          update: recordAndDecorate(
+            ctx,
+            interaction,
+            { question: state.question, outcome, record: false, offerWatch: false },
+            payload,
+          ),
         };
       },
     },
+    /** `ask:vote:<1|0>:<hash>:<citation>`: Helpful / Not helpful (see src/interactions/feedback.ts). */
+    'ask:vote': voteButton,
+    /** `ask:watch`: Notify me on "No coverage found". */
+    'ask:watch': watchButton,
     /** `ask:ctx:<citation>`: the paragraphs around one result, shown only to whoever pressed it. */
     'ask:ctx': {
       execute(ctx, args) {

@@ -21,7 +21,8 @@ import type { Actor } from '../src/lifecycle/audit-log.ts';
 const Attachment = z.object({
   kind: z.literal('attachment'),
   filename: z.string().min(1),
-  url: z.url({ protocol: /^https?$/ }),
+  // Discord's CDN; `data:` is how the local console hands over a file the operator named by path.
+  url: z.url({ protocol: /^(https?|data)$/ }),
   size: z.number().int().min(0),
   contentType: z.string().nullable(),
 });

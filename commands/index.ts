@@ -7,8 +7,10 @@ import cite from './cite.ts';
 import corpus from './corpus.ts';
 import feeds from './feeds.ts';
 import findCoverage from './find-coverage.ts';
+import gaps from './gaps.ts';
 import reload from './reload.ts';
 import sources from './sources.ts';
+import watches from './watches.ts';
 
 /**
  * Every command the bot offers, in the order `/help` lists them. A static list rather than a folder
@@ -22,7 +24,9 @@ export const commands: readonly AnyCommand[] = [
   about,
   findCoverage,
   checkQuoteMessage,
+  watches,
   reload,
   corpus,
   feeds,
+  gaps,
 ];

@@ -1,20 +1,25 @@
 import type { Client } from 'discord.js';
 import { commands } from '../commands/index.ts';
+import { type RunningCommunity, startCommunity } from './community/start-community.ts';
 import { type Config, ConfigError } from './config.ts';
 import { CorpusError } from './corpus/load-corpus.ts';
 import { openFeeds } from './feeds/start-feeds.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
+import type { ChannelPoster } from './interactions/watch-notifier.ts';
 import type { Library } from './library.ts';
 import type { CorpusLifecycle } from './lifecycle/corpus-lifecycle.ts';
 import { openLibrary, type RunningLifecycle, startLifecycle } from './lifecycle/start-lifecycle.ts';
 import type { Logger } from './logging/logger.ts';
+import type { StartProgress } from './search/index-cache/fast-start.ts';
 
 /** What every entry point serves from: the corpus, its lifecycle and the context commands run in. */
 export interface Bootstrapped {
   library: Library;
   lifecycle: CorpusLifecycle;
   ctx: DispatchContext;
+  /** The community database (DATA_DIR): votes, questions without coverage, watches. Stop it last. */
+  records: RunningCommunity;
   /**
    * Starts SIGHUP and WATCH_CORPUS reloads, index persistence and, given the gateway client, the audit
    * channel and (under the ShardingManager) corpus coordination between shards. Call once.
@@ -27,10 +32,26 @@ export interface Bootstrapped {
  * (restoring the index from INDEX_CACHE_DIR when it matches the corpus; throws `CorpusError` for an
  * invalid one), assembles its lifecycle, and builds the dispatch context with every command.
  */
-export async function bootstrap(options: { config: Config; logger: Logger }): Promise<Bootstrapped> {
-  const { config, logger } = options;
-  const { library, lifecycle } = await openLibrary({ config, logger });
+export async function bootstrap(options: {
+  config: Config;
+  logger: Logger;
+  /** Shows reading and indexing as they go, then one summary line (the console). */
+  progress?: StartProgress;
+  /** See `createDispatchContext`'s `rateLimited`. @default true */
+  rateLimited?: boolean;
+  /** Where answers to watched questions are posted; without one they are kept but not posted. */
+  poster?: ChannelPoster;
+}): Promise<Bootstrapped> {
+  const { config, logger, progress } = options;
+  const { library, lifecycle } = await openLibrary({ config, logger, progress });
   const feeds = await openFeeds({ library, lifecycle, config, logger });
+  // Votes, questions without coverage and watched questions (DATA_DIR); answers go on without it.
+  const records = startCommunity({
+    config,
+    logger,
+    ...(options.poster ? { poster: options.poster } : {}),
+    onReloaded: (listener) => lifecycle.onReloaded(listener),
+  });
   // Under the ShardingManager, /about lists every shard; the coordinator exists once the client does.
   let running: RunningLifecycle | undefined;
   const ctx = createDispatchContext({
@@ -41,12 +62,15 @@ export async function bootstrap(options: { config: Config; logger: Logger }): Pr
     corpus: lifecycle,
     feeds,
     peerStatuses: async () => running?.shards?.statuses(),
+    rateLimited: options.rateLimited,
+    community: records.community,
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   return {
     library,
     lifecycle,
     ctx,
+    records,
     async startLifecycle(client) {
       running = await startLifecycle({
         library,

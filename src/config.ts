@@ -46,6 +46,8 @@ export const EnvSchema = z.object({
   CORPUS_PATH: z.string().min(1).default('corpus'),
   /** Where the built index is persisted for fast starts. Empty disables the cache. */
   INDEX_CACHE_DIR: z.string().default('.cache'),
+  /** Size cap of INDEX_CACHE_DIR in MB: least recently used index files are deleted past it. */
+  INDEX_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(2048),
   /**
    * Where the search index lives: `worker`, a worker thread (building it, and freeing the old one after
    * a reload, never pauses this thread for garbage collection), or `main`, this thread.
@@ -81,6 +83,17 @@ export const EnvSchema = z.object({
   /** Minutes between two polls of each feed (`/feeds`); a failing feed waits longer, up to a day. */
   FEED_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Where the running bot writes its process id, for `kill -HUP $(cat <file>)`. */
+  PID_FILE: z.string().min(1).optional(),
+  /** Folder of the community database (votes, questions without coverage, watches). Empty stores nothing. */
+  DATA_DIR: z.string().default('.data'),
+  /** Store the text of questions asked (for `/gaps`); false keeps only counts, citations and votes. */
+  RECORD_QUESTIONS: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default('true')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  /** Days answers, votes and questions without coverage are kept; older ones are deleted daily. */
+  RECORD_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -90,16 +103,51 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** Variables whose empty value means something ("off"), rather than "not set". */
+const EMPTY_MEANS_OFF = new Set(['INDEX_CACHE_DIR', 'DATA_DIR']);
+
+/** Variables whose value is never repeated in a message. */
+const SECRET = new Set(['DISCORD_TOKEN']);
+
+/** What each variable accepts, in the words of a message about a bad value. */
+const ALLOWED: Partial<Record<keyof Config, string>> = {
+  DISCORD_APPLICATION_ID: 'a Discord id (digits only)',
+  DISCORD_GUILD_ID: 'a Discord id (digits only)',
+  DISCORD_PUBLIC_KEY: '64 hex characters (the public key on the developer portal)',
+  DISCORD_API_BASE: 'a URL such as https://discord.com/api',
+  INDEX_CACHE_MAX_MB: 'a whole number of megabytes from 1 to 1000000',
+  INDEX_THREAD: 'worker or main',
+  INDEX_WORKERS: 'a whole number from 1 to 16',
+  MODERATOR_ROLE_IDS: 'Discord role ids (digits only), separated by commas',
+  AUDIT_CHANNEL_ID: 'a Discord channel id (digits only)',
+  RATE_LIMIT_QUESTIONS: 'a whole number from 1 to 1000',
+  RATE_LIMIT_WINDOW_SECONDS: 'a whole number of seconds from 1 to 3600',
+  HTTP_PORT: 'a port number from 0 to 65535',
+  WATCH_CORPUS: 'true or false',
+  SHARDS: 'auto or a whole number from 1 to 64',
+  LOG_LEVEL: 'debug, info, warn or error',
+};
+
 /** Reads and validates the environment; throws `ConfigError` listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // Empty strings in .env mean "unset", as they do for most tools that read .env files.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  // Empty strings in .env mean "unset", as they do for most tools that read .env files; except where
+  // empty is documented to switch something off (`INDEX_CACHE_DIR=` disables the cache, `DATA_DIR=`
+  // stores nothing).
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([name, value]) => value !== '' || EMPTY_MEANS_OFF.has(name)),
+  );
   // discord.js's ShardingManager starts each shard with SHARDS=<its shard id>: that one is not ours.
   if (env.SHARDING_MANAGER === 'true') delete present.SHARDS;
   const parsed = EnvSchema.safeParse(present);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map(
-    (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,
-  );
-  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? '')))];
+  const lines = names.map((name) => `  ${describeBadValue(name, present[name])}`);
+  throw new ConfigError(`Invalid configuration (check .env and the environment):\n${lines.join('\n')}`);
+}
+
+/** "RATE_LIMIT_QUESTIONS must be a whole number from 1 to 1000; got "abc"". */
+function describeBadValue(name: string, value: string | undefined): string {
+  const allowed = ALLOWED[name as keyof Config] ?? 'set to a valid value (see .env.example)';
+  const given = SECRET.has(name) ? 'the value given is not valid' : `got ${JSON.stringify(value ?? '')}`;
+  return `${name} must be ${allowed}; ${given}`;
 }

@@ -1,9 +1,12 @@
 import { bootstrap, runMain } from './bootstrap.ts';
+import { startProgress } from './cli/start-progress.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logging/logger.ts';
 import { enforceStopDeadline } from './stop-deadline.ts';
 import { runConsole } from './transports/console/console.ts';
+import { consolePoster } from './transports/console/console-poster.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
+import { restPoster } from './transports/rest-poster.ts';
 
 /**
  * `npm start`: with DISCORD_TOKEN, the bot on Discord's gateway; without it, the local console on
@@ -14,12 +17,24 @@ runMain('could not start', async () => {
   const interactive = !config.DISCORD_TOKEN;
   // At the console, info lines would interleave with answers; only warnings and errors go to stderr.
   const logger = createLogger(interactive && config.LOG_LEVEL !== 'debug' ? 'warn' : config.LOG_LEVEL);
-  const app = await bootstrap({ config, logger });
+  // At the console, where the log line is hidden, reading and indexing show as they go on stderr; its
+  // one user, the operator, has no rate limit.
+  const progress = interactive ? startProgress({ label: 'newsdesk' }) : undefined;
+  const app = await bootstrap({
+    config,
+    logger,
+    progress,
+    rateLimited: !interactive,
+    poster: config.DISCORD_TOKEN
+      ? restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN })
+      : consolePoster(process.stdout),
+  });
 
   if (!config.DISCORD_TOKEN) {
     const running = await app.startLifecycle();
     await runConsole({ ctx: app.ctx, input: process.stdin, output: process.stdout });
     running.stop();
+    app.records.stop();
     return 0;
   }
 
@@ -35,7 +50,10 @@ runMain('could not start', async () => {
       logger.info('shutting down', { signal });
       enforceStopDeadline(signal, logger);
       running.stop();
-      void bot.stop().then(resolve);
+      void bot.stop().then(() => {
+        app.records.stop();
+        resolve();
+      });
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -47,7 +47,7 @@ function isQuestionRecord(value: unknown): value is NewsQaQuestion {
 
 // Chunkers join hard-wrapped lines and may collapse runs of spaces, so whitespace differences alone
 // must not turn a retrieved answer into a miss.
-function collapseWhitespace(text: string): string {
+export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 

@@ -4,12 +4,16 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { CorpusError, loadCorpus } from '../corpus/load-corpus.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { CorpusError } from '../corpus/load-corpus.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
-import { Engine, MAX_LIMIT } from '../search/engine.ts';
+import { openEngine } from '../search/index-cache/fast-start.ts';
+import { indexCacheOf } from '../search/index-cache/index-cache.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
+import { MAX_LIMIT, type SearchEngine } from '../search/search-engine.ts';
 import { inertJson, stripControls } from '../text/controls.ts';
 import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
+import { startProgress } from './start-progress.ts';
 
 const USAGE = `Usage: npm run ask -- [options] "question"
 
@@ -83,34 +87,32 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const started = performance.now();
-  let engine: Engine;
+  let engine: SearchEngine;
   try {
-    engine = Engine.build(await loadCorpus(options.corpus));
+    // The bot's own start: the persisted index in INDEX_CACHE_DIR when it matches the corpus (one file
+    // per corpus), else built and saved there for the next call; progress on stderr meanwhile.
+    const config = { ...loadConfig(), CORPUS_PATH: options.corpus, INDEX_WORKERS: 1 };
+    engine = (await openEngine(config, indexCacheOf(config), startProgress({ label: 'ask' }))).engine;
   } catch (error) {
-    if (!(error instanceof CorpusError)) throw error;
+    if (!(error instanceof CorpusError || error instanceof ConfigError)) throw error;
     process.stderr.write(`ask: ${stripControls(error.message)}\n`);
     return 1;
   }
-  process.stderr.write(
-    `ask: ${engine.corpus.articles.length} articles, ${engine.passageCount} passages from ${options.corpus} ` +
-      `(version ${engine.version}) in ${Math.round(performance.now() - started)} ms\n`,
-  );
 
   const style = makeStyle(wantsColour(process.stdout));
-  const answerOne = (question: string): string => {
-    const answer = engine.answer(question, {
+  const answerOne = async (question: string): Promise<string> => {
+    const answer = await engine.answerAsync(question, {
       limit: options.limit,
       ...(options.period ? { period: options.period } : {}),
     });
     const disagreements = disagreementsIn(answer.results, engine);
     if (options.json) return `${inertJson(answerToJson(answer, disagreements))}\n`;
-    const closest = answer.results.length === 0 ? engine.closestHeadlines(question) : [];
+    const closest = answer.results.length === 0 ? await engine.closestHeadlinesAsync(question) : [];
     return renderAnswer(answer, style, closest, disagreements);
   };
 
   if (!options.stdin) {
-    process.stdout.write(answerOne(options.question));
+    process.stdout.write(await answerOne(options.question));
     return 0;
   }
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
@@ -118,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
   for await (const line of lines) {
     if (!options.json && !first) process.stdout.write('\n');
     if (!options.json) process.stdout.write(`${style.bold(`? ${stripControls(line.trim())}`)}\n`);
-    process.stdout.write(answerOne(line));
+    process.stdout.write(await answerOne(line));
     first = false;
   }
   return 0;

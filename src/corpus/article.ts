@@ -40,4 +40,9 @@ export interface Corpus {
   articles: Article[];
   /** Hash of every article's id, metadata and text: equal corpora have equal versions. */
   version: string;
+  /**
+   * Names in the corpus folder that were not read: files of other kinds (`notes.doc`) and subfolders
+   * (`sub/`). Hidden files are not listed. Not part of the version.
+   */
+  skipped?: readonly string[];
 }

@@ -1,4 +1,4 @@
-import { constants, type Stats } from 'node:fs';
+import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { yieldToEventLoop } from '../event-loop.ts';
@@ -83,13 +83,21 @@ async function readRegularFile(path: string, name: string, folder: string | unde
   }
 }
 
-async function readSource(path: string, name: string, folder?: string): Promise<Article[]> {
+/** Records (of a `.jsonl` file) or files (of a folder) read so far, of all. */
+export type ReadProgress = (done: number, total: number) => void;
+
+async function readSource(
+  path: string,
+  name: string,
+  folder: string | undefined,
+  onProgress?: ReadProgress,
+): Promise<Article[]> {
   const bytes = await readRegularFile(path, name, folder);
   const format = formatOf(name);
   if (format?.kind === 'article' && format.decode) return [parseArticleFile(name, format.decode(bytes))];
   const lines = await decodeLines(name, bytes);
   return format?.kind === 'bulk'
-    ? await format.parse(name, lines)
+    ? await format.parse(name, lines, onProgress)
     : [parseArticleFile(name, lines.join('\n'))];
 }
 
@@ -106,30 +114,43 @@ export function isCorpusFile(name: string): boolean {
  * text, JSON Lines) or one such file. Throws `CorpusError` listing every problem in every file; never returns part of a
  * corpus.
  */
-export async function loadCorpus(path: string): Promise<Corpus> {
+export async function loadCorpus(path: string, options: { onProgress?: ReadProgress } = {}): Promise<Corpus> {
+  const { onProgress } = options;
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
   } catch {
     throw new CorpusError([{ file: path, line: 1, message: 'no such file or folder' }]);
   }
+  const entries = info.isDirectory() ? await readdir(path, { withFileTypes: true }) : [];
+  const read = (entry: Dirent) => !entry.isDirectory() && isCorpusFile(entry.name);
   const sources = info.isDirectory()
-    ? (await readdir(path))
-        .filter(isCorpusFile)
+    ? entries
+        .filter(read)
+        .map((entry) => entry.name)
         .sort()
         .map((name) => ({ path: join(path, name), name: join(path, name) }))
     : [{ path, name: path }];
+  // Other files and subfolders are not read; hidden files are left out of the list on purpose.
+  const skipped = entries
+    .filter((entry) => !read(entry) && !entry.name.startsWith('.'))
+    .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
+    .sort();
   if (sources.length === 0) throw new CorpusError([{ file: path, line: 1, message: 'no articles found' }]);
 
   const problems: CorpusProblem[] = [];
   const articles: Article[] = [];
   const seen = new Map<string, string>();
-  for (const source of sources) {
+  // One file: its records are the progress; a folder of several: its files.
+  const records = sources.length === 1 ? onProgress : undefined;
+  for (const [i, source] of sources.entries()) {
+    if (!records) onProgress?.(i, sources.length);
     try {
       for (const article of await readSource(
         source.path,
         source.name,
         info.isDirectory() ? path : undefined,
+        records,
       )) {
         const first = seen.get(article.id);
         if (first !== undefined) {
@@ -150,5 +171,17 @@ export async function loadCorpus(path: string): Promise<Corpus> {
     }
   }
   if (problems.length > 0) throw new CorpusError(problems);
-  return makeCorpusAsync(articles);
+  const corpus = { ...(await makeCorpusAsync(articles)), skipped };
+  onProgress?.(sources.length, sources.length);
+  return corpus;
+}
+
+/** Names of skipped files shown before "and N more". */
+const SKIPPED_SHOWN = 5;
+
+/** "2 files not read: notes.doc, sub/": what the loader left out of a corpus folder, count first. */
+export function notReadSummary(skipped: readonly string[]): string {
+  const shown = skipped.slice(0, SKIPPED_SHOWN).join(', ');
+  const more = skipped.length > SKIPPED_SHOWN ? ` and ${skipped.length - SKIPPED_SHOWN} more` : '';
+  return `${skipped.length} ${skipped.length === 1 ? 'file' : 'files'} not read: ${shown}${more}`;
 }

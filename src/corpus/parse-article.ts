@@ -15,6 +15,9 @@ export function parseArticleFile(fileName: string, text: string): Article {
       { file: fileName, line: 1, message: `not an article file (expected ${ARTICLE_EXTENSIONS.join(', ')})` },
     ]);
   }
+  if (text.replace(/^\uFEFF/, '').trim() === '') {
+    throw new CorpusError([{ file: fileName, line: 1, message: 'file is empty' }]);
+  }
   if (text.includes('\u0000')) {
     throw new CorpusError([{ file: fileName, line: 1, message: 'file is binary, not text' }]);
   }

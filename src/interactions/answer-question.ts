@@ -19,6 +19,11 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** What an answer said, for whoever records it: the citations shown, or that nothing answered. */
+export type AnswerOutcome =
+  | { kind: 'answered'; citations: string[]; corpusVersion: string }
+  | { kind: 'no-coverage'; corpusVersion: string };
+
 /** What `/ask`, "More results" and "Find coverage" all do: ask the engine and render what it says. */
 export async function answerQuestion(
   engine: EngineView,
@@ -32,6 +37,8 @@ export async function answerQuestion(
     /** The publication period to answer from, as written (`2003`, `2015-08`, `2015-08-01`). */
     since?: string;
     until?: string;
+    /** Hears what the answer said (not called when the request is refused). */
+    observe?: (outcome: AnswerOutcome) => void;
   },
 ): Promise<ReplyPayload> {
   const offset = request.offset ?? 0;
@@ -56,8 +63,14 @@ export async function answerQuestion(
   if (answer.results.length === 0) {
     if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
     const closest = await engine.closestHeadlinesAsync(request.question, 3);
+    request.observe?.({ kind: 'no-coverage', corpusVersion: engine.version });
     return renderNoCoverage(request.question, closest, source ?? null, written);
   }
+  request.observe?.({
+    kind: 'answered',
+    citations: answer.results.map((result) => result.citation),
+    corpusVersion: engine.version,
+  });
   return renderAnswer(answer, {
     question: request.question,
     limit: request.limit,

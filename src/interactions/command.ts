@@ -6,6 +6,7 @@ import type {
   SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
 import type { z } from 'zod';
+import type { Community } from '../community/community.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logging/logger.ts';
 import type {
@@ -37,6 +38,8 @@ export interface CommandContext {
    * several shards (the console, the HTTP endpoint, an unsharded gateway bot).
    */
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
+  /** Votes, questions without coverage and watches; absent when nothing is stored (see src/community/). */
+  community?: Community;
 }
 
 /** Who may run a command or press a button. */

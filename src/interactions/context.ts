@@ -1,3 +1,4 @@
+import type { Community } from '../community/community.ts';
 import type { Config } from '../config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
@@ -19,6 +20,8 @@ export function createDispatchContext(options: {
   feeds?: FeedsAdministration;
   /** Every shard's status, for `/about`; see `CommandContext.peerStatuses`. */
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
+  /** The community database; omit to store nothing. */
+  community?: Community;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
   logger?: Logger;
   /** The commands to offer: start-up passes every command in `commands/index.ts`. */
@@ -27,17 +30,24 @@ export function createDispatchContext(options: {
   now?: () => number;
   /** @default 2000 */
   deferAfterMs?: number;
+  /**
+   * Whether questions count against RATE_LIMIT_QUESTIONS. The local console is its operator's own
+   * tool, with one user: no limit there.
+   * @default true
+   */
+  rateLimited?: boolean;
 }): DispatchContext {
   const now = options.now ?? Date.now;
   return {
     library: options.library,
     config: options.config,
     logger: options.logger ?? createLogger(options.config.LOG_LEVEL),
-    startedAt: new Date(now()),
+    // Uptime counts from the process's start, not from when the corpus finished loading.
+    startedAt: new Date(Math.round(performance.timeOrigin)),
     now: () => new Date(now()),
     commands: new CommandRegistry(options.commands),
     rateLimiter: new RateLimiter({
-      limit: options.config.RATE_LIMIT_QUESTIONS,
+      limit: (options.rateLimited ?? true) ? options.config.RATE_LIMIT_QUESTIONS : Number.POSITIVE_INFINITY,
       windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
       now,
     }),
@@ -45,5 +55,6 @@ export function createDispatchContext(options: {
     feeds: options.feeds,
     peerStatuses: options.peerStatuses,
     deferAfterMs: options.deferAfterMs,
+    community: options.community,
   };
 }

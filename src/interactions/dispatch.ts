@@ -10,6 +10,7 @@ import type {
   ReplyPayload,
   Responder,
 } from './incoming.ts';
+import { describeOptionProblems } from './option-problems.ts';
 import { isModerator } from './permissions.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { CommandRegistry } from './registry.ts';
@@ -318,12 +319,7 @@ function parseOptions(command: AnyCommand, raw: Record<string, unknown>): unknow
   }
   const parsed = command.options.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const option = issue?.path.join('.') || 'options';
-  throw new UserError(
-    'bad-option',
-    `The \`${option}\` option is not valid: ${issue?.message ?? 'unexpected value'}.`,
-  );
+  throw new UserError('bad-option', describeOptionProblems(command.data.toJSON(), raw, parsed.error.issues));
 }
 
 const declared = new WeakMap<AnyCommand, Set<string> | null>();

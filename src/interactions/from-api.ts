@@ -36,6 +36,7 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
     userId: user.id,
     userName: user.global_name ?? user.username,
     guildId: raw.guild_id ?? null,
+    channelId: raw.channel?.id ?? raw.channel_id ?? null,
     ...memberFields(member),
   };
 

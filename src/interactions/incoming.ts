@@ -66,6 +66,8 @@ interface IncomingBase {
   userName?: string;
   /** Null in direct messages. */
   guildId: string | null;
+  /** The channel it came from; absent where a transport does not know it. */
+  channelId?: string | null;
   /** The member's role ids in the guild; empty in direct messages. */
   memberRoleIds: string[];
   /**

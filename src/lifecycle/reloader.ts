@@ -1,6 +1,6 @@
 import type { Corpus } from '../corpus/article.ts';
 import { diffCorpora } from '../corpus/corpus-diff.ts';
-import { CorpusError, type CorpusProblem, loadCorpus } from '../corpus/load-corpus.ts';
+import { CorpusError, type CorpusProblem, loadCorpus, notReadSummary } from '../corpus/load-corpus.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { Engine } from '../search/engine.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
@@ -41,6 +41,8 @@ export interface ReloadReport {
   passagesAfter: number;
   versionBefore: string;
   versionAfter: string;
+  /** Names in the corpus folder the loader did not read (other kinds of file, subfolders). */
+  skipped: readonly string[];
   /** True when the corpus on disk equals the one serving: nothing was rebuilt or swapped. */
   unchanged: boolean;
   /** Wall time from start to swap. */
@@ -214,6 +216,7 @@ export class Reloader {
           passagesAfter: after.passageCount,
           versionBefore: before.version,
           versionAfter: after.version,
+          skipped: corpus.skipped ?? [],
           unchanged: after === before,
           durationMs: elapsed(),
           finishedAt: new Date(),
@@ -273,11 +276,13 @@ export function summarizeOutcome(outcome: ReloadOutcome): string {
   switch (outcome.status) {
     case 'reloaded': {
       const r = outcome.report;
-      if (r.unchanged) return `corpus unchanged (version ${r.versionAfter}, ${r.articlesAfter} articles)`;
+      const notRead = r.skipped.length > 0 ? `; ${notReadSummary(r.skipped)}` : '';
+      if (r.unchanged)
+        return `corpus unchanged (version ${r.versionAfter}, ${r.articlesAfter} articles)${notRead}`;
       return (
         `${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed; ` +
         `${r.passagesBefore} → ${r.passagesAfter} passages; version ${r.versionBefore} → ${r.versionAfter}; ` +
-        `${(r.durationMs / 1000).toFixed(1)} s`
+        `${(r.durationMs / 1000).toFixed(1)} s${notRead}`
       );
     }
     case 'refused': {

@@ -1,18 +1,20 @@
 import type { Client } from 'discord.js';
 import type { Config } from '../config.ts';
+import { notReadSummary } from '../corpus/load-corpus.ts';
 import type { FeedPoller } from '../feeds/feed-poller.ts';
 import { Library } from '../library.ts';
 import type { Logger } from '../logging/logger.ts';
-import { type StartedEngine, startEngine, startWorkerEngine } from '../search/index-cache/fast-start.ts';
-import { IndexCache } from '../search/index-cache/index-cache.ts';
+import type { StartProgress } from '../search/index-cache/fast-start.ts';
+import { openEngine } from '../search/index-cache/fast-start.ts';
+import { indexCacheOf } from '../search/index-cache/index-cache.ts';
 import { persistInWorker } from '../search/index-cache/persist-in-worker.ts';
 import { WorkerEngine } from '../search/index-threads/worker-engine.ts';
-import type { SearchEngine } from '../search/search-engine.ts';
 import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { auditChannelSink } from './audit-channel.ts';
 import { systemActor } from './audit-log.ts';
 import { CorpusLifecycle } from './corpus-lifecycle.ts';
 import { watchCorpus } from './corpus-watch.ts';
+import { writePidFile } from './pid-file.ts';
 import { summarizeOutcome } from './reloader.ts';
 
 /** The library serving questions, and the lifecycle that reloads and edits it. */
@@ -26,15 +28,16 @@ export interface OpenedLibrary {
  * when it matches (else builds and persists it), and assembles the lifecycle that reloads and edits it.
  * Throws `CorpusError` for an invalid corpus: the bot does not start on one.
  */
-export async function openLibrary(options: { config: Config; logger: Logger }): Promise<OpenedLibrary> {
+export async function openLibrary(options: {
+  config: Config;
+  logger: Logger;
+  /** Shows reading and indexing as they go, then one summary line (the console). */
+  progress?: StartProgress;
+}): Promise<OpenedLibrary> {
   const { config, logger } = options;
-  const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
+  const cache = indexCacheOf(config);
   const inWorker = config.INDEX_THREAD === 'worker';
-  const started: StartedEngine<SearchEngine> = await (inWorker ? startWorkerEngine : startEngine)({
-    corpusPath: config.CORPUS_PATH,
-    cache,
-    workers: config.INDEX_WORKERS,
-  });
+  const started = await openEngine(config, cache, options.progress);
   logger.info('corpus loaded', {
     version: started.engine.version,
     articles: started.engine.corpus.articles.length,
@@ -49,6 +52,9 @@ export async function openLibrary(options: { config: Config; logger: Logger }): 
           : 'corrupt',
     ...(started.lookup.status === 'corrupt' ? { cacheProblem: started.lookup.reason } : {}),
     ...(started.saveError ? { cacheSaveError: started.saveError } : {}),
+    ...(started.engine.corpus.skipped?.length
+      ? { notRead: notReadSummary(started.engine.corpus.skipped) }
+      : {}),
     ms: Math.round(started.durationMs),
   });
   const library = new Library(started.engine);
@@ -104,6 +110,7 @@ export async function startLifecycle(options: Wiring): Promise<RunningLifecycle>
   const shards = coordinateShards(options);
   const stops = [
     reloadOnSighup(options),
+    await writePidFileOnce(options),
     await reloadOnCorpusChange(options),
     persistEachSwap(options),
     postAuditToChannel(options),
@@ -147,6 +154,15 @@ function reloadOnSighup(wiring: Wiring): () => void {
   return () => process.off('SIGHUP', onSighup);
 }
 
+/**
+ * With PID_FILE, the process to signal. Shards leave it to their manager, which passes SIGHUP on to
+ * every shard.
+ */
+async function writePidFileOnce({ config, client }: Wiring): Promise<() => void> {
+  if (!config.PID_FILE || client?.shard) return nothingToStop;
+  return writePidFile(config.PID_FILE);
+}
+
 /** With WATCH_CORPUS, a reload when the corpus folder changes (debounced). */
 async function reloadOnCorpusChange(wiring: Wiring): Promise<() => void> {
   if (!wiring.config.WATCH_CORPUS) return nothingToStop;
@@ -163,7 +179,7 @@ async function reloadOnCorpusChange(wiring: Wiring): Promise<() => void> {
  * saves once more after it).
  */
 function persistEachSwap({ lifecycle, config, logger }: Wiring): () => void {
-  const cache = new IndexCache({ dir: config.INDEX_CACHE_DIR });
+  const cache = indexCacheOf(config);
   if (!cache.enabled || config.INDEX_THREAD !== 'main') return nothingToStop;
   let persisting: Promise<void> | undefined;
   let again = false;

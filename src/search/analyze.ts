@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { equivalentWord, SYMBOL_WORDS, splitMagnitude } from './equivalents.ts';
 import { IRREGULAR_FORMS } from './irregular-forms.ts';
 import { STOP_WORDS } from './stop-words.ts';
 
@@ -14,7 +15,8 @@ export interface Token {
 
 // Letters and digits, joined by an apostrophe, a hyphen, or (between digits) a comma or point:
 // "Bouchart's", "co-operation", "18,000", "5.93", "U.S".
-const WORD = /[\p{L}\p{N}]+(?:(?:['’‘`´-]|[.,](?=\p{N})|\.(?=\p{L}\.))[\p{L}\p{N}]+)*\.?/gu;
+// Currency and per cent signs are words too: "£7,000" is "7,000 pounds" (see equivalents.ts).
+const WORD = /[\p{L}\p{N}]+(?:(?:['’‘`´-]|[.,](?=\p{N})|\.(?=\p{L}\.))[\p{L}\p{N}]+)*\.?|[£$€¥%]/gu;
 const COMBINING_MARKS = /\p{M}+/gu;
 
 /**
@@ -57,16 +59,21 @@ export function termsOfWord(raw: string): readonly string[] {
  * "cooperation" and "operation").
  */
 function analyzeWord(raw: string): string[] {
+  const symbol = SYMBOL_WORDS.get(raw);
+  if (symbol !== undefined) return [stem(symbol)];
   let word = fold(raw);
   if (word.endsWith('.')) {
     if (!/^(?:\p{L}\.)+$/u.test(word)) word = word.slice(0, -1);
   }
   if (/^\d[\d,]*(?:\.\d+)?$/.test(word)) return [word.replace(/,/g, '')];
+  const magnitude = splitMagnitude(word);
+  if (magnitude) return [magnitude[0].replace(/,/g, ''), magnitude[1]];
   if (/^(?:\p{L}\.)+\p{L}?\.?$/u.test(word)) return [word.replace(/\./g, '')]; // U.S. = us, never a stop word
   word = word.replace(/'s$/, '').replace(/'$/, '');
   const parts = word.split('-').map((part) => part.replace(/'/g, ''));
   const terms: string[] = [];
-  for (const part of parts) {
+  for (const raw of parts) {
+    const part = equivalentWord(raw);
     if (part.length > 0 && !STOP_WORDS.has(part)) terms.push(stem(IRREGULAR_FORMS.get(part) ?? part));
   }
   if (parts.length > 1) {
@@ -76,14 +83,25 @@ function analyzeWord(raw: string): string[] {
   return terms;
 }
 
+const PERCENT = stem('percent');
+
+/** The terms of a word given the word before it: "cent" after "per" is "percent". */
+function termsInContext(raw: string, previous: string): readonly string[] {
+  if ((raw === 'cent' || raw === 'Cent') && (previous === 'per' || previous === 'Per')) return [PERCENT];
+  return termsOfWord(raw);
+}
+
 /** Analyses a text into terms with offsets. Stop words advance the position but yield no token. */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   let position = 0;
+  let previous = '';
   for (const match of text.matchAll(WORD)) {
     const raw = match[0];
     const start = match.index;
-    for (const term of termsOfWord(raw)) tokens.push({ term, start, end: start + raw.length, position });
+    for (const term of termsInContext(raw, previous))
+      tokens.push({ term, start, end: start + raw.length, position });
+    previous = raw;
     position++;
   }
   return tokens;
@@ -92,8 +110,10 @@ export function tokenize(text: string): Token[] {
 /** The analysed terms of a text, in order, repeats kept: what the index counts. */
 export function analyze(text: string): string[] {
   const terms: string[] = [];
+  let previous = '';
   for (const match of text.matchAll(WORD)) {
-    for (const term of termsOfWord(match[0])) terms.push(term);
+    for (const term of termsInContext(match[0], previous)) terms.push(term);
+    previous = match[0];
   }
   return terms;
 }

@@ -1,3 +1,5 @@
+import { type Entity, type EntityKind, entitiesOf } from '../text/entities.ts';
+
 /** What kind of fact a question asks for, read from its wording. */
 export type AnswerType = 'person' | 'money' | 'quantity' | 'time' | 'place' | 'other';
 
@@ -34,11 +36,11 @@ export function answerTypeOf(question: string): AnswerType {
 const MONTHS =
   'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec';
 const TIME = new RegExp(
-  `\\b(?:(?:${MONTHS})\\.?\\s+\\d|\\d{1,2}\\s+(?:${MONTHS})|(?:in|since|until|by|from)\\s+(?:${MONTHS}|\\d{4})|\\d{4}\\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|today|tomorrow|last (?:week|month|year|night)|\\d{1,2}(?::\\d{2})?\\s*[ap]\\.?m\\b)`,
+  `\\b(?:(?:between|from) (?:${MONTHS}) (?:and|to|until) (?:${MONTHS})|(?:${MONTHS})\\.?\\s+\\d|\\d{1,2}\\s+(?:${MONTHS})|(?:in|since|until|by|from)\\s+(?:${MONTHS}|\\d{4})|\\d{4}\\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|today|tomorrow|last (?:week|month|year|night)|\\d{1,2}(?::\\d{2})?\\s*[ap]\\.?m\\b)`,
   'i',
 );
 const QUANTITY =
-  /(?:[$£€¥]\s?\d|\d[\d,.]*\s*(?:%|percent|per cent|million|billion|thousand|mln|bn|m\b|k\b|dollars|pounds|euros|dlrs|people|years?|times)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|dozens?)\b|\b\d[\d,.]*\b)/i;
+  /(?:[$£€¥]\s?\d|\d[\d,.]*\s*(?:%|percent|per cent|million|billion|thousand|mln|bn|m\b|k\b|dollars|pounds|euros|dlrs|people|years?|times)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|dozens?)\b|\b\d[\d,.]*\b|\bfor (?:years|decades|months|weeks|days|hours|centuries|generations)\b)/i;
 // Two capitalised words in a row ("Franck Dhersin") or a title and a name ("Mr Dershin").
 const PERSON =
   /(?:\b(?:Mr|Mrs|Ms|Dr|President|Mayor|Minister|Sen|Gov|Prof)\.?\s+\p{Lu}|\p{Lu}[\p{Ll}'’-]+\s+\p{Lu}[\p{Ll}'’-]+)/u;
@@ -70,4 +72,29 @@ export function mentionsAnswerType(
     if (!isKnown(match[0])) return true;
   }
   return false;
+}
+
+/** The kinds of entity that answer each type of question ("how long": a duration or a number). */
+const ANSWERING_KINDS: Record<AnswerType, readonly EntityKind[]> = {
+  person: ['name'],
+  place: ['name'],
+  time: ['date', 'time', 'duration'],
+  money: ['money'],
+  quantity: ['number', 'money', 'percent', 'duration', 'ordinal'],
+  other: [],
+};
+
+/**
+ * The facts in a text that could answer a question of this type and that the question does not already
+ * state, by language analysis (wink-nlp): costlier than `mentionsAnswerType`, so for the few passages
+ * that reach the page.
+ */
+export function answeringEntities(
+  text: string,
+  type: AnswerType,
+  isKnown: (mention: string) => boolean = () => false,
+): Entity[] {
+  const kinds = ANSWERING_KINDS[type];
+  if (kinds.length === 0) return [];
+  return entitiesOf(text).filter((entity) => kinds.includes(entity.kind) && !isKnown(entity.text));
 }

@@ -6,15 +6,27 @@ import MiniSearch, {
 } from 'minisearch';
 import type { Article, Corpus } from '../corpus/article.ts';
 import { TimeSlicer } from '../event-loop.ts';
+import { prepareEntities } from '../text/entities.ts';
+import { splitSentences } from '../text/sentences.ts';
 import { analyze, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
-import { type AnswerType, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
+import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { inPeriod } from './period.ts';
 import { termLayout } from './proximity.ts';
-import { pickQuote } from './quote.ts';
+import { pickQuote, sentenceWeight } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
+import {
+  type ConfidenceFeature,
+  confidenceOf,
+  type Features,
+  LAYOUT_FEATURES,
+  linear,
+  RANKING_MODEL,
+  type RankFeature,
+  type RankingModel,
+} from './ranking-model.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
 
@@ -41,7 +53,7 @@ export { MAX_LIMIT } from './search-engine.ts';
  * Bumped whenever analysis or index layout changes, so a persisted index built by an older version is
  * rebuilt instead of trusted.
  */
-export const ANALYSIS_VERSION = 4;
+export const ANALYSIS_VERSION = 5;
 
 const joinTerms = (text: string) => analyze(text).join(' ');
 const splitTerms = (text: string) => (text === '' ? [] : text.split(' '));
@@ -79,8 +91,10 @@ export interface BuildOptions {
   sliceSize?: number;
   /** Called after each slice with articles done and the total. */
   onProgress?: (done: number, total: number) => void;
-  /** Ranking weights; tests and the evaluation tune them. */
+  /** Retrieval settings; tests and the evaluation try others. */
   ranking?: RankingWeights;
+  /** The ranking and confidence model; the fitting script tries others. */
+  model?: RankingModel;
 }
 
 /** What an answer is limited to: one article, a period of publication. */
@@ -91,6 +105,23 @@ interface Candidate {
   score: number;
   /** Indexed terms of the passage that matched the question, with their weights. */
   matchedTerms: Map<string, number>;
+  /** Question terms found in the passage or its neighbours. */
+  inPassage: Set<string>;
+  /** The passage's tokens, when ranking needed them already. */
+  tokens: Token[] | undefined;
+  features: Features<RankFeature>;
+  confidenceFeatures?: Features<ConfidenceFeature>;
+  /** Calibrated probability that the passage answers the question (0 for those not measured). */
+  confidence: number;
+}
+
+/** One candidate as the fitting script sees it. */
+export interface FittingCandidate {
+  citation: string;
+  article: string;
+  passage: string;
+  features: Features<RankFeature>;
+  confidenceFeatures: Features<ConfidenceFeature>;
 }
 
 /**
@@ -108,6 +139,7 @@ export class Engine extends SearchEngine {
   private readonly articleIndex: MiniSearch<IndexedDoc>;
   private readonly documentFrequency: Map<string, number>;
   private readonly ranking: RankingWeights;
+  private readonly model: RankingModel;
   private readonly answers = new AnswerCache();
   /** `weight()` of each term asked about so far (bounded by the vocabulary). */
   private readonly weights = new Map<string, number>();
@@ -119,12 +151,15 @@ export class Engine extends SearchEngine {
     documentFrequency: Map<string, number>,
     lookup: CorpusLookup,
     ranking: RankingWeights = RANKING,
+    model: RankingModel = RANKING_MODEL,
   ) {
     super(corpus, lookup);
+    prepareEntities();
     this.passageIndex = passageIndex;
     this.articleIndex = articleIndex;
     this.documentFrequency = documentFrequency;
     this.ranking = ranking;
+    this.model = model;
   }
 
   /** Builds an engine in one go, blocking until done. */
@@ -163,6 +198,7 @@ export class Engine extends SearchEngine {
       builder.documentFrequency,
       builder.lookup,
       options.ranking,
+      options.model,
     );
   }
 
@@ -176,6 +212,7 @@ export class Engine extends SearchEngine {
       new Map(json.documentFrequency),
       CorpusLookup.of(corpus),
       options.ranking,
+      options.model,
     );
   }
 
@@ -262,15 +299,19 @@ export class Engine extends SearchEngine {
 
     const type = answerTypeOf(raw);
     const shown = offset + limit;
-    const candidates = this.rank(raw, terms, type, scope, shown * 4);
+    // A passage is shown when it is likely enough to answer; when none is, that is "no coverage".
+    const candidates = this.rank(raw, terms, type, scope, shown * 4).filter(
+      (candidate) => candidate.confidence >= this.model.threshold,
+    );
     if (candidates.length === 0) return none;
 
+    const isKnown = knownTo(terms);
     const groups: { lead: AnswerResult; facts: Set<string>; others: string[] }[] = [];
     for (const [i, candidate] of candidates.entries()) {
       // Past the page, candidates matter only as other outlets' reports of what is shown, and those rank near it.
       if (groups.length > shown && i >= shown * 3) break;
       const { article, passage } = candidate.located;
-      const quote = pickQuote(passage.text, candidate.matchedTerms, type);
+      const quote = pickQuote(passage.text, candidate.matchedTerms, type, isKnown);
       const facts = termSet(quote.text);
       const twin = groups.find(
         (group) => group.lead.article !== article.id && sameFact(group.facts, facts, (t) => this.weight(t)),
@@ -307,9 +348,11 @@ export class Engine extends SearchEngine {
   }
 
   /**
-   * Finds candidate passages and orders them by a blend of passage relevance, the relevance of the whole
-   * article, how much of the question they cover, how close together the matched words stand, and
-   * whether they hold the kind of fact asked for. Passages that cover too little are dropped.
+   * Finds candidate passages and orders them by the fitted ranking model (see `ranking-model.ts`): a
+   * linear blend of passage and article relevance, how much of the question they cover, where they
+   * stand in their article, whether they hold the kind of fact asked for and how the matched words lie.
+   * Nothing is dropped here: each candidate also gets its confidence of answering, which decides what
+   * is shown. With `everyLayout`, the tokens-based features are measured for every candidate (fitting).
    */
   private rank(
     question: string,
@@ -317,8 +360,10 @@ export class Engine extends SearchEngine {
     type: AnswerType,
     scope: Scope,
     wanted: number,
+    everyLayout = false,
   ): Candidate[] {
     const w = this.ranking;
+    const model = this.model;
     const split = this.splitByCost(terms);
     if (!split) return [];
     const { selective, common } = split;
@@ -341,7 +386,11 @@ export class Engine extends SearchEngine {
     const topPassageScore = hits[0]!.score;
     const termWeights = new Map(terms.map((term) => [term, this.weight(term)]));
     let totalWeight = 0;
-    for (const weight of termWeights.values()) totalWeight += weight;
+    let unknownWeight = 0;
+    for (const [term, weight] of termWeights) {
+      totalWeight += weight;
+      if (!this.documentFrequency.has(term)) unknownWeight += weight;
+    }
     const covered = (matched: ReadonlySet<string>) => {
       let sum = 0;
       for (const [term, weight] of termWeights) {
@@ -349,11 +398,8 @@ export class Engine extends SearchEngine {
       }
       return sum / totalWeight;
     };
-    const questionTerms = new Set(terms);
-    const isKnown = (mention: string) => {
-      const mentioned = analyze(mention);
-      return mentioned.length > 0 && mentioned.every((term) => questionTerms.has(term));
-    };
+    const isKnown = knownTo(terms);
+    const asksForFact = type === 'money' || type === 'quantity' || type === 'time';
 
     // The best passages overall, and every matching passage of the best few articles: the passage that
     // answers is often not the one repeating most of the question's words.
@@ -364,14 +410,19 @@ export class Engine extends SearchEngine {
         .map((hit) => String(hit.id)),
     );
     const pool = Math.max(w.candidates, wanted);
-    // (A passage without any searched word could only pass the coverage floor on common words.)
     const chosen = hits.filter((hit, rank) => rank < pool || topArticles.has(articleOf(String(hit.id))));
-    const candidates: (Candidate & { tokens: Token[] | undefined })[] = [];
+    const candidates: Candidate[] = [];
     for (const hit of chosen) {
       const located = this.byCitation.get(String(hit.id));
       if (!located) continue;
       const matchedTerms = new Map(hit.terms.map((term) => [term, this.weight(term)]));
       const inPassage = new Set(hit.queryTerms);
+      // Question terms in the passage's own text (a fuzzily matched one is taken as its own).
+      const own = new Set(hit.queryTerms.filter((term) => hit.match[term]?.includes('text') ?? true));
+      let contextOnly = 0;
+      for (const term of hit.terms) {
+        if (!hit.match[term]?.includes('text')) contextOnly += this.weight(term);
+      }
       let tokens: Token[] | undefined;
       if (common.length > 0) {
         tokens = tokenize(located.passage.text);
@@ -379,52 +430,131 @@ export class Engine extends SearchEngine {
         for (const term of common) {
           if (!present.has(term)) continue;
           inPassage.add(term);
+          own.add(term);
           matchedTerms.set(term, termWeights.get(term)!);
         }
       }
       const articleHit = articleHits.get(located.article.id);
-      const passageCoverage = covered(inPassage);
-      const articleCoverage = covered(new Set([...inPassage, ...(articleHit?.queryTerms ?? [])]));
-      if (passageCoverage < w.minPassageCoverage || articleCoverage < w.minArticleCoverage) continue;
-      const holdsAnswerType = mentionsAnswerType(located.passage.text, type, isKnown);
-      // "How many people live in Dunkirk?" is not answered by a passage about Dunkirk without a number.
-      if (
-        !holdsAnswerType &&
-        (type === 'money' || type === 'quantity' || type === 'time') &&
-        w.requireAskedFact
-      ) {
-        continue;
-      }
       const articleShare = (articleHit?.score ?? 0) / topArticleScore;
-      const score =
-        hit.score / topPassageScore +
-        w.article * articleShare +
-        w.coverage * passageCoverage +
-        (w.lead * articleShare ** w.leadArticlePower) / (1 + located.passage.index) +
-        (holdsAnswerType ? w.answerType : 0);
-      candidates.push({ located, score, matchedTerms, tokens });
+      const holdsAnswerType = mentionsAnswerType(located.passage.text, type, isKnown);
+      const features: Features<RankFeature> = {
+        passage: hit.score / topPassageScore,
+        article: articleShare,
+        coverage: covered(own),
+        articleCoverage: covered(new Set([...inPassage, ...(articleHit?.queryTerms ?? [])])),
+        contextOnly: Math.min(1, contextOnly / totalWeight),
+        speakerInContext:
+          contextOnly > 0 && PRONOUN_SPEAKER.test(located.passage.text)
+            ? Math.min(1, contextOnly / totalWeight)
+            : 0,
+        lead: articleShare / (1 + located.passage.index),
+        answerType: holdsAnswerType ? 1 : 0,
+        askedFactMissing: asksForFact && !holdsAnswerType ? 1 : 0,
+        answerMeets: 0,
+        proximity: 0,
+        window: 0,
+        phrase: 0,
+      };
+      candidates.push({
+        located,
+        score: linear(model.ranking, features),
+        matchedTerms,
+        inPassage,
+        tokens,
+        features,
+        confidence: 0,
+      });
     }
 
-    // The layout of the matched words (proximity, densest window) adds at most `proximity + window`, and
-    // needs the passage tokenized: it is measured only for candidates that could still reach the places
-    // wanted, best first, the rest keep their lower bound.
+    // The layout of the matched words adds at most the sum of the layout weights, and needs the passage
+    // tokenized: it is measured only for candidates that could still reach the places wanted, best
+    // first; the rest keep their lower bound.
     candidates.sort((a, b) => b.score - a.score);
-    const layoutAtMost = w.proximity + w.window + w.phrase;
+    let layoutAtMost = 0;
+    for (const name of LAYOUT_FEATURES) layoutAtMost += Math.max(0, model.ranking[name]);
     // Pairs of question terms next to each other in the question ("Le Touquet", "English mafia").
     const pairs = new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`));
     const best: number[] = [];
     for (const candidate of candidates) {
-      if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
+      if (!everyLayout && best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
       const tokens = candidate.tokens ?? tokenize(candidate.located.passage.text);
       const layout = termLayout(tokens, candidate.matchedTerms, totalWeight);
-      candidate.score +=
-        w.proximity * layout.proximity +
-        w.window * layout.densestWindow +
-        w.phrase * phraseShare(tokens, pairs);
+      const f = candidate.features;
+      f.proximity = layout.proximity;
+      f.window = layout.densestWindow;
+      f.phrase = phraseShare(tokens, pairs);
+      f.answerMeets = answerMeets(
+        candidate.located.passage.text,
+        candidate.matchedTerms,
+        totalWeight,
+        type,
+        isKnown,
+      );
+      candidate.score = linear(model.ranking, f);
       const at = best.findIndex((score) => score < candidate.score);
       best.splice(at < 0 ? best.length : at, 0, candidate.score);
     }
-    return candidates.sort((a, b) => b.score - a.score);
+    candidates.sort((a, b) => b.score - a.score);
+    // How much the question's matched words say: a question sharing only common words ("capital",
+    // "won") with a large archive is less likely answered than one matching a rare name.
+    const logPassages = Math.log(1 + this.passageCount);
+    const rarestKnown = [...termWeights]
+      .filter(([term]) => this.documentFrequency.has(term))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 2);
+    const rarestWeight = rarestKnown.reduce((sum, [, weight]) => sum + weight, 0);
+    const numbers = terms.filter((term) => /^\d/.test(term));
+    for (const candidate of candidates.slice(0, everyLayout ? candidates.length : wanted)) {
+      let rarest = Number.POSITIVE_INFINITY;
+      let matchedIdf = 0;
+      for (const term of candidate.matchedTerms.keys()) {
+        rarest = Math.min(rarest, this.df(term));
+        matchedIdf += this.weight(term);
+      }
+      let missingRarest = 0;
+      for (const [term, weight] of termWeights) {
+        if (this.documentFrequency.has(term) && !candidate.inPassage.has(term)) {
+          missingRarest = Math.max(missingRarest, weight / logPassages);
+        }
+      }
+      let rareMissing = 0;
+      for (const [term, weight] of rarestKnown) if (!candidate.inPassage.has(term)) rareMissing += weight;
+      const articleTerms = articleHits.get(candidate.located.article.id)?.queryTerms ?? [];
+      const numberMissing = numbers.some((n) => !candidate.inPassage.has(n) && !articleTerms.includes(n));
+      const f = candidate.features;
+      candidate.confidenceFeatures = {
+        score: candidate.score,
+        coverage: f.coverage,
+        articleCoverage: f.articleCoverage,
+        answerType: f.answerType,
+        askedFactMissing: f.askedFactMissing,
+        answerMeets: f.answerMeets,
+        window: f.window,
+        unknownShare: unknownWeight / totalWeight,
+        specificity: Number.isFinite(rarest) ? 1 - Math.log(1 + rarest) / logPassages : 0,
+        matchedIdf: matchedIdf / 10,
+        missingRarest: Math.min(1, missingRarest),
+        unknownAtScale: (unknownWeight / totalWeight) * Math.min(1, logPassages / Math.log(100_001)),
+        rareMissing: rarestWeight > 0 ? rareMissing / rarestWeight : 0,
+        numberMissing: numberMissing ? 1 : 0,
+      };
+      candidate.confidence = confidenceOf(model, candidate.confidenceFeatures);
+    }
+    return candidates;
+  }
+
+  /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */
+  candidatesForFitting(question: string): FittingCandidate[] {
+    const raw = question.slice(0, MAX_QUESTION_CHARS);
+    const terms = questionTerms(raw);
+    if (terms.length === 0) return [];
+    return this.rank(raw, terms, answerTypeOf(raw), {}, 0, true).map((candidate) => ({
+      citation: candidate.located.passage.id,
+      article: candidate.located.article.id,
+      passage: candidate.located.passage.text,
+      features: candidate.features,
+      confidenceFeatures: candidate.confidenceFeatures!,
+    }));
   }
 
   /**
@@ -483,6 +613,10 @@ class IndexBuilder {
   }
 }
 
+/** A statement attributed by a pronoun ("she added", "he told reporters", "said he"). */
+const PRONOUN_SPEAKER =
+  /\b(?:(?:he|she|they)\s+(?:said|says|added|adds|told|tells|continued|explained|insisted|warned|argued|wrote)|(?:said|added|says|adds)\s+(?:he|she))\b/i;
+
 /**
  * Terms of the question's proper names: capitalised words other than the first. Names pick out the
  * story a question is about better than its other words ("Which team does Zaki play for?").
@@ -493,6 +627,15 @@ function nameTerms(question: string): Set<string> {
     if (token.position > 0 && /^\p{Lu}/u.test(question.slice(token.start, token.end))) names.add(token.term);
   }
   return names;
+}
+
+/** Whether a mention (a name, a date) is made only of the question's words: it cannot be the answer. */
+function knownTo(terms: readonly string[]): (mention: string) => boolean {
+  const asked = new Set(terms);
+  return (mention) => {
+    const mentioned = analyze(mention);
+    return mentioned.length > 0 && mentioned.every((term) => asked.has(term));
+  };
 }
 
 /** The distinct analysed terms of a question, as many as are searched. */
@@ -515,6 +658,29 @@ function phraseShare(tokens: readonly Token[], pairs: ReadonlySet<string>): numb
     if (b.position - a.position <= 2 && pairs.has(pair)) found.add(pair);
   }
   return found.size / pairs.size;
+}
+
+/**
+ * Where the asked-for kind of fact and the question's words meet: the most question weight (over the
+ * question's total) in one sentence that also holds a fact of the asked-for type, found by language
+ * analysis.
+ */
+function answerMeets(
+  passage: string,
+  matchedTerms: ReadonlyMap<string, number>,
+  totalWeight: number,
+  type: AnswerType,
+  isKnown: (mention: string) => boolean,
+): number {
+  if (type === 'other' || totalWeight <= 0) return 0;
+  const entities = answeringEntities(passage, type, isKnown);
+  if (entities.length === 0) return 0;
+  let best = 0;
+  for (const sentence of splitSentences(passage)) {
+    if (!entities.some((e) => e.start >= sentence.start && e.end <= sentence.end)) continue;
+    best = Math.max(best, sentenceWeight(sentence.text, matchedTerms) / totalWeight);
+  }
+  return Math.min(1, best);
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -1,7 +1,7 @@
 import { splitSentences } from '../text/sentences.ts';
 import { tokenize } from './analyze.ts';
 import type { Highlight } from './answer.ts';
-import { type AnswerType, mentionsAnswerType } from './answer-type.ts';
+import { type AnswerType, answeringEntities } from './answer-type.ts';
 
 export interface Quote {
   /** Verbatim slice of the passage. */
@@ -28,18 +28,13 @@ export function pickQuote(
   const sentences = splitSentences(passage);
   if (sentences.length <= 1)
     return { text: passage, highlights: highlight(passage, 0, passage.length, weights) };
+  // Where the asked-for fact and the question's words meet: a sentence holding an answering entity
+  // counts its question words half as much again.
+  const entities = answeringEntities(passage, type, isKnown);
   const scores = sentences.map((sentence) => {
-    let score = 0;
-    const seen = new Set<string>();
-    for (const { term } of tokenize(sentence.text)) {
-      const weight = weights.get(term);
-      if (weight !== undefined && !seen.has(term)) {
-        score += weight;
-        seen.add(term);
-      }
-    }
-    if (score > 0 && mentionsAnswerType(sentence.text, type, isKnown)) score *= 1.25;
-    return score;
+    const score = sentenceWeight(sentence.text, weights);
+    const answers = entities.some((e) => e.start >= sentence.start && e.end <= sentence.end);
+    return answers ? score * 1.5 : score;
   });
   let best = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
@@ -64,11 +59,27 @@ function highlight(
   weights: ReadonlyMap<string, number>,
 ): Highlight[] {
   const spans: Highlight[] = [];
-  for (const token of tokenize(passage.slice(start, end))) {
-    if (!weights.has(token.term)) continue;
+  const quote = passage.slice(start, end);
+  for (const token of tokenize(quote)) {
+    // A sign ("£") stands for a word ("pounds") but highlighting it alone would mark punctuation.
+    if (!weights.has(token.term) || !/[\p{L}\p{N}]/u.test(quote[token.start]!)) continue;
     const last = spans.at(-1);
     if (last && last.start === token.start) continue; // one word can yield several terms
     spans.push({ start: token.start, end: token.end });
   }
   return spans;
+}
+
+/** The weight of the distinct matched terms in a sentence. */
+export function sentenceWeight(sentence: string, weights: ReadonlyMap<string, number>): number {
+  let score = 0;
+  const seen = new Set<string>();
+  for (const { term } of tokenize(sentence)) {
+    const weight = weights.get(term);
+    if (weight !== undefined && !seen.has(term)) {
+      score += weight;
+      seen.add(term);
+    }
+  }
+  return score;
 }

@@ -89,12 +89,12 @@ export abstract class SearchEngine {
     const needle = fold(text.trim());
     const scored: { article: Article; rank: number }[] = [];
     for (const article of this.corpus.articles) {
-      const title = fold(article.title);
-      const id = article.id.toLowerCase();
       const rank =
-        needle === '' || title.startsWith(needle) || id.startsWith(needle)
+        needle === '' || startsWith(article, text.trim())
           ? 0
-          : title.includes(needle) || id.includes(needle) || fold(article.publisher ?? '').includes(needle)
+          : fold(article.title).includes(needle) ||
+              article.id.toLowerCase().includes(needle) ||
+              fold(article.publisher ?? '').includes(needle)
             ? 1
             : -1;
       if (rank >= 0) scored.push({ article, rank });
@@ -121,8 +121,28 @@ export abstract class SearchEngine {
       }
       return out;
     }
-    return this.answer(typed, { limit: MAX_LIMIT })
-      .results.slice(0, limit)
-      .map((result) => ({ citation: result.citation, preview: result.passage }));
+    // Prefix matches of ids and titles come first (`/cite tete`), a passage of each article per round,
+    // then passages that answer the words typed.
+    const out: { citation: string; preview: string }[] = [];
+    const starting = this.corpus.articles.filter((article) => startsWith(article, typed));
+    for (let round = 0; out.length < limit; round++) {
+      const next = starting.flatMap((article) => article.passages[round] ?? []);
+      if (next.length === 0) break;
+      for (const passage of next.slice(0, limit - out.length))
+        out.push({ citation: passage.id, preview: passage.text });
+    }
+    if (out.length >= limit) return out;
+    const listed = new Set(out.map((entry) => entry.citation));
+    for (const result of this.answer(typed, { limit: MAX_LIMIT }).results) {
+      if (out.length >= limit) break;
+      if (!listed.has(result.citation)) out.push({ citation: result.citation, preview: result.passage });
+    }
+    return out;
   }
+}
+
+/** Whether an article's id or headline starts with what was typed (case and accents aside). */
+function startsWith(article: Article, typed: string): boolean {
+  const needle = fold(typed);
+  return article.id.toLowerCase().startsWith(typed.toLowerCase()) || fold(article.title).startsWith(needle);
 }

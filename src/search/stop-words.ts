@@ -12,5 +12,5 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   then there theres these they theyd theyll theyre theyve this those through to too under until up very
   was wasnt we wed well were weve werent what whats when whens where wheres which while who whos whom why
   whys with wont would wouldnt you youd youll youre youve your yours yourself yourselves also just will
-  s t d ll m re ve much many whose`.split(/\s+/),
+  s t d ll m re ve much many whose per`.split(/\s+/),
 );

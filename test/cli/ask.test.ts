@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,12 +12,15 @@ interface Run {
   stderr: string;
 }
 
-function ask(args: string[], input?: string): Promise<Run> {
+/** The index cache of these runs: never the repository's own `.cache`. */
+const CACHE = await mkdtemp(join(tmpdir(), 'newsdesk-ask-cache-'));
+
+function ask(args: string[], input?: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli/ask.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } },
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', INDEX_CACHE_DIR: CACHE, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
     child.stdin?.end(input ?? '');
@@ -39,14 +42,52 @@ const RESULT_KEYS = [
   'outletsDiffer',
 ];
 
-describe('npm run ask', () => {
+// Each test starts the CLI (and its index worker) as a process: seconds each on a busy shared machine.
+describe('npm run ask', { timeout: 90_000 }, () => {
   it('prints quotes with their citations for a person', async () => {
     const run = await ask(['who threatened the mayor of Teteghem?']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('They allegedly then showed him a gun');
     expect(run.stdout).toContain('[teteghem-mayor-threatened-with-gun#2] paragraph 2');
     expect(run.stdout).toContain("French mayor says he was threatened with a gun by 'English mafia'");
-    expect(run.stderr).toMatch(/3 articles, \d+ passages/);
+    expect(run.stderr).toMatch(
+      /^ask: ready: 3 articles, \d+ passages, index (built|from the cache), in [\d.]+ s$/m,
+    );
+  });
+
+  it('uses the persisted index: the first call on a corpus builds and saves it, the next restores it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'newsdesk-ask-'));
+    const cache = join(dir, 'cache');
+    const file = join(dir, 'wire.jsonl');
+    await writeFile(
+      file,
+      '{"id": "w1", "title": "Cocoa review", "text": "Cocoa prices rose to 340 cruzados."}\n',
+    );
+    const first = await ask(['--corpus', file, 'cocoa prices'], undefined, { INDEX_CACHE_DIR: cache });
+    expect(first.stderr).toContain('ask: ready: 1 articles, 1 passages, index built');
+    expect(await readdir(cache)).toHaveLength(1);
+    const second = await ask(['--corpus', file, 'cocoa prices'], undefined, { INDEX_CACHE_DIR: cache });
+    expect(second.stderr).toContain('ask: ready: 1 articles, 1 passages, index from the cache');
+    expect(second.stdout).toBe(first.stdout);
+    // Another corpus gets a file of its own; the first is kept.
+    await ask(['bridge'], undefined, { INDEX_CACHE_DIR: cache });
+    expect(await readdir(cache)).toHaveLength(2);
+    // INDEX_CACHE_DIR= (empty) turns the cache off.
+    const off = await ask(['--corpus', file, 'cocoa prices'], undefined, { INDEX_CACHE_DIR: '' });
+    expect(off.stderr).toContain('index built');
+  }, 120_000);
+
+  it('shows its progress on stderr while it reads and indexes, a line every few seconds when not on a terminal', async () => {
+    const run = await ask(['--corpus', 'corpus', 'mayor'], undefined, { INDEX_CACHE_DIR: '' });
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ask: reading the corpus \d+\/3 read · \d+ s$/);
+    expect(lines.at(-1)).toMatch(/^ask: ready: 3 articles/);
+  });
+
+  it('refuses a bad setting in plain words, exit code 1', async () => {
+    const run = await ask(['mayor'], undefined, { INDEX_CACHE_MAX_MB: 'lots' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('INDEX_CACHE_MAX_MB must be a whole number of megabytes');
   });
 
   it('with --json prints one object of the documented shape, and nothing else on stdout', async () => {

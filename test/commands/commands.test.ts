@@ -54,7 +54,11 @@ describe('the commands, on the bundled corpus', () => {
 
   it('/ask with a source that was removed says so instead of answering from everything', async () => {
     await expect(
-      ask.execute(ctx, { question: 'mayor', limit: 3, private: false, source: 'gone-article' }),
+      ask.execute(
+        ctx,
+        { question: 'mayor', limit: 3, private: false, source: 'gone-article' },
+        { ...base, kind: 'chat-input', commandName: 'ask', options: {} },
+      ),
     ).rejects.toThrow(/That source is not in the archive/);
   });
 

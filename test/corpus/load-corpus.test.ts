@@ -91,17 +91,45 @@ describe('loadCorpus', () => {
     expect(corpus.articles.map((a) => a.id)).toEqual(['a']);
   });
 
+  it('lists what it did not read: other kinds of file and subfolders (not their contents), not hidden files', async () => {
+    const dir = await folderWith({ 'a.md': ok, 'notes.doc': 'x', '.a-new.md.tmp': 'x' });
+    await mkdir(join(dir, 'sub'));
+    await writeFile(join(dir, 'sub', 'nested.md'), ok);
+    const corpus = await loadCorpus(dir);
+    expect(corpus.articles.map((a) => a.id)).toEqual(['a']);
+    expect(corpus.skipped).toEqual(['notes.doc', 'sub/']);
+    expect(corpus.version).toBe((await loadCorpus(await folderWith({ 'a.md': ok }))).version);
+  });
+
+  it('reports a malformed date once, and an empty Markdown file as empty', async () => {
+    const dir = await folderWith({
+      'date.md': '---\ntitle: Fine\npublished: 14/05/2024\n---\nText.\n',
+      'empty.md': '',
+      'blank.md': '\n  \n',
+    });
+    expect((await problemsOf(dir)).sort()).toEqual([
+      `${join(dir, 'blank.md')}:1: file is empty`,
+      `${join(dir, 'date.md')}:3: published must be a date such as 2015-08-01 (ISO 8601)`,
+      `${join(dir, 'empty.md')}:1: file is empty`,
+    ]);
+  });
+
   it('reads a JSON Lines file of {id, title, text} records, as in the shared data', async () => {
     const dir = await folderWith({
       'wire.jsonl':
         '{"id": 7, "title": "Cocoa review", "text": "Showers continued.\\n\\nPrices rose.", "topics": ["cocoa"]}\n' +
         '{"id": "no-title", "title": null, "text": "Headline only in text\\nThen the body."}\n' +
-        '{"id": "blank", "title": "", "text": ""}\n',
+        '{"id": "blank", "title": "", "text": ""}\n' +
+        '{"id": "a2"}\n' +
+        '{"id": "headline-only", "title": "Markets closed"}\n',
     });
     const corpus = await loadCorpus(join(dir, 'wire.jsonl'));
+    // As the README says: a record without a title takes the first line of its text; one with neither
+    // title nor text is skipped; one with a title and no text is a headline without passages.
     expect(corpus.articles.map((a) => [a.id, a.title, a.passages.map((p) => p.text)])).toEqual([
       ['7', 'Cocoa review', ['Showers continued.', 'Prices rose.']],
       ['no-title', 'Headline only in text', ['Headline only in text', 'Then the body.']],
+      ['headline-only', 'Markets closed', []],
     ]);
     expect(corpus.articles[0]!.source).toBe(`${join(dir, 'wire.jsonl')}:1`);
   });

@@ -41,7 +41,7 @@ describe('GIVEN a moderator removing an article with /corpus, through the real d
     expect(confirm).toMatch(/^corpus:confirm:/);
 
     const pressed = harness.discord.interact(button(message, confirm!, moderator));
-    const { type, data, deferred } = await pressed.final({ until: isOutcome });
+    const { type, data, deferred } = await pressed.final({ until: isOutcome, timeoutMs: 30_000 });
     expect(pressed.callbacks[0]).toEqual({ type: 6 });
     expect(deferred).toBe(true);
     expect(type).toBe(6);

@@ -1,15 +1,19 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { deployCommands } from '../../src/deploy-commands.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { chatInput } from '../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
-import { copyOfBundledCorpus } from '../support/temp-corpus.ts';
+import { copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 import { member, textOf } from './harness.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Runs a project script as `npm run` would (tsx), with only the given settings in its environment. */
 function run(
@@ -26,6 +30,8 @@ function run(
       DISCORD_GUILD_ID: '',
       MODERATOR_ROLE_IDS: '',
       INDEX_CACHE_DIR: '',
+      // Nothing recorded into the repository's .data/ (an empty DATA_DIR stores nothing).
+      DATA_DIR: '',
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -49,7 +55,7 @@ interface Output {
   stderr: string;
 }
 
-describe('the entry points, run as processes', () => {
+describe('the entry points, run as processes', { timeout: 90_000 }, () => {
   let discord: StandInDiscord;
 
   beforeAll(async () => {
@@ -61,7 +67,7 @@ describe('the entry points, run as processes', () => {
   });
 
   it('npm start without a token answers piped console commands line by line', async () => {
-    const { code, stdout } = await run(
+    const { code, stdout, stderr } = await run(
       'src/main.ts',
       {},
       '/ask who threatened the mayor of Teteghem? limit:1\n/cite teteghem-mayor-threatened-with-gun#3\n/sources\n/about\n/bogus\n/quit\n',
@@ -74,12 +80,62 @@ describe('the entry points, run as processes', () => {
     expect(stdout).toContain('Articles: 3');
     expect(stdout).toContain('Unknown command /bogus');
     expect(stdout).not.toContain('\u001b['); // no colour when stdout is not a terminal
+    // Progress while reading and indexing, then one line saying what is served, on stderr.
+    expect(stderr).toMatch(/^newsdesk: reading the corpus \d+\/3 read/);
+    expect(stderr).toMatch(/^newsdesk: ready: 3 articles, \d+ passages, index built, in [\d.]+ s$/m);
   });
+
+  it('npm start runs node itself and writes PID_FILE: kill -HUP on that pid reloads the corpus', async () => {
+    const { root, corpus, cleanup } = await copyOfBundledCorpus();
+    const pidFile = path.join(root, 'newsdesk.pid');
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? root,
+        DISCORD_TOKEN: '',
+        INDEX_CACHE_DIR: '',
+        CORPUS_PATH: corpus,
+        PID_FILE: pidFile,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    try {
+      await vi.waitFor(() => readFile(pidFile, 'utf8'), { timeout: 60_000, interval: 200 });
+      const pid = Number((await readFile(pidFile, 'utf8')).trim());
+      expect(pid).not.toBe(child.pid);
+      // npm's direct child is node (no tsx wrapper, no shell left in between): the process to signal.
+      expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').slice(0, 3)).toEqual([
+        expect.stringMatching(/node$/),
+        '--import',
+        'tsx',
+      ]);
+      await writeFile(path.join(corpus, 'lighthouse.md'), LIGHTHOUSE);
+      process.kill(pid, 'SIGHUP');
+      await vi.waitFor(
+        () => {
+          child.stdin.write('/sources\n');
+          expect(stdout).toContain('Sources: 4 articles');
+        },
+        { timeout: 30_000, interval: 500 },
+      );
+      child.stdin.end('/quit\n');
+      await once(child, 'exit');
+      await expect(readFile(pidFile, 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      child.kill();
+      await cleanup();
+    }
+  }, 120_000);
 
   it('a bad setting stops start-up with a message naming the variable', async () => {
     const { code, stderr } = await run('src/main.ts', { RATE_LIMIT_QUESTIONS: 'lots' }, '').output;
     expect(code).toBe(1);
-    expect(stderr).toMatch(/RATE_LIMIT_QUESTIONS: /);
+    expect(stderr).toContain('RATE_LIMIT_QUESTIONS must be a whole number from 1 to 1000; got "lots"');
   });
 
   it('npm run deploy-commands registers every command to the guild through REST', async () => {
@@ -91,7 +147,7 @@ describe('the entry points, run as processes', () => {
     }).output;
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Registered 10 commands to guild/);
+    expect(stdout).toMatch(/^Registered 12 commands to guild/);
     const registered = discord.registered.get(
       `/applications/${ids.application}/guilds/${ids.guild}/commands`,
     ) as {
@@ -109,13 +165,16 @@ describe('the entry points, run as processes', () => {
         'cite',
         'corpus',
         'feeds',
+        'gaps',
         'reload',
         'sources',
+        'watches',
       ].sort(),
     );
     expect(registered.find((command) => command.name === 'Find coverage')?.type).toBe(3);
     expect(registered.find((command) => command.name === 'reload')?.default_member_permissions).toBe('32');
     expect(registered.find((command) => command.name === 'feeds')?.default_member_permissions).toBe('32');
+    expect(registered.find((command) => command.name === 'gaps')?.default_member_permissions).toBe('32');
     const put = discord.requests.find((request) => request.method === 'PUT');
     expect(put?.authorization).toBe(`Bot ${discord.token}`);
   });
@@ -128,8 +187,8 @@ describe('the entry points, run as processes', () => {
     });
     const { scope, registered } = await deployCommands(config);
     expect(scope).toBe('globally');
-    expect(registered).toHaveLength(10);
-    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(10);
+    expect(registered).toHaveLength(12);
+    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(12);
   });
 
   it('deployCommands without an application id says which settings it needs', async () => {

@@ -1,4 +1,6 @@
 import { commands } from '../../commands/index.ts';
+import type { Community } from '../../src/community/community.ts';
+import { startCommunity } from '../../src/community/start-community.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import type { DispatchContext } from '../../src/interactions/dispatch.ts';
@@ -7,6 +9,7 @@ import type { Library } from '../../src/library.ts';
 import { openLibrary } from '../../src/lifecycle/start-lifecycle.ts';
 import { memoryLogger } from '../../src/logging/logger.ts';
 import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
+import { restPoster } from '../../src/transports/rest-poster.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import type { Sender } from '../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
@@ -24,6 +27,8 @@ export interface Harness {
   library: Library;
   logger: ReturnType<typeof memoryLogger>;
   ctx: DispatchContext;
+  /** The community database, when the test set DATA_DIR. */
+  community: Community | undefined;
   stop(): Promise<void>;
 }
 
@@ -46,17 +51,26 @@ export async function startHarness(
     DISCORD_API_BASE: discord.apiBase,
     CORPUS_PATH: corpusPath,
     INDEX_CACHE_DIR: '',
+    // Nothing is stored unless a test gives a DATA_DIR of its own.
+    DATA_DIR: '',
     ...options.env,
   });
   const logger = memoryLogger();
   // Its start-up line goes elsewhere: `logger` holds what the bot logs while it serves.
   const { library, lifecycle } = await openLibrary({ config, logger: memoryLogger() });
+  const records = startCommunity({
+    config,
+    logger,
+    poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
+    onReloaded: (listener) => lifecycle.onReloaded(listener),
+  });
   const ctx = createDispatchContext({
     commands,
     library: options.wrap?.(library) ?? library,
     corpus: lifecycle,
     config,
     logger,
+    community: records.community,
   });
   const bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
   return {
@@ -65,8 +79,10 @@ export async function startHarness(
     library,
     logger,
     ctx,
+    community: records.community,
     async stop() {
       await bot.stop();
+      records.stop();
       library.engine.close();
       await discord.close();
     },

@@ -60,7 +60,7 @@ describe('GIVEN moderators configured as a role, and a corpus folder the bot can
       '---\ntitle: Harbour reopens after storm\npublisher: Coast Gazette\n---\n\nThe harbour reopened on Monday after the storm.\n',
     );
     const exchange = harness.discord.interact(chatInput('reload', {}, moderator));
-    const { data, deferred } = await exchange.final({ until: isFinalReload });
+    const { data, deferred } = await exchange.final({ until: isFinalReload, timeoutMs: 30_000 });
     expect(deferred).toBe(true);
     expect(exchange.callbacks[0]).toEqual({ type: 5, data: { flags: EPHEMERAL } });
     expect(payloadViolations(data)).toEqual([]);
@@ -81,7 +81,7 @@ describe('GIVEN moderators configured as a role, and a corpus folder the bot can
     await writeFile(join(folder, 'broken.md'), '---\npublisher: Nobody\n---\n\nNo title here.\n');
     const { data } = await harness.discord
       .interact(chatInput('reload', {}, moderator))
-      .final({ until: isFinalReload });
+      .final({ until: isFinalReload, timeoutMs: 30_000 });
     expect(String(data.content)).toMatch(/^\*\*Reload refused\*\*/);
     expect(textOf(data)).toContain('broken.md');
     expect(harness.library.engine).toBe(serving);

@@ -105,8 +105,10 @@ const commands: AnyCommand[] = [
     execute: () => ({ content: 'modded' }),
   } satisfies Command<typeof Empty>,
   {
-    data: builder('count'),
-    options: z.object({ n: z.number().int().max(3) }),
+    data: builder('count').addIntegerOption((o) =>
+      o.setName('n').setDescription('how many').setMinValue(1).setMaxValue(3),
+    ),
+    options: z.object({ n: z.number().int().min(1).max(3) }),
     rateLimited: true,
     execute: (_ctx, options) => ({ content: `n=${options.n}` }),
     autocomplete: (_ctx, focused) => {
@@ -298,7 +300,7 @@ describe('dispatchInteraction', () => {
   it('names the option that failed validation', async () => {
     const { ctx, responder } = setup();
     await dispatchInteraction(command('count', { n: 7 }), responder, ctx);
-    expect(content(responder.calls[0])).toMatch(/^The `n` option is not valid: /);
+    expect(content(responder.calls[0])).toBe('`n` must be a whole number from 1 to 3; got 7.');
   });
 
   it('refuses an unknown command clearly', async () => {

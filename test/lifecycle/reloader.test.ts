@@ -1,10 +1,11 @@
-import { unlink, writeFile } from 'node:fs/promises';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeReloadOutcome } from '../../src/interactions/render/reload.ts';
 import type { Library } from '../../src/library.ts';
 import type { AuditEntry } from '../../src/lifecycle/audit-log.ts';
 import type { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
-import type { ReloadOutcome } from '../../src/lifecycle/reloader.ts';
+import { type ReloadOutcome, summarizeOutcome } from '../../src/lifecycle/reloader.ts';
 import { floodQuestions } from '../search/index-threads/fixtures/flood-questions.ts';
 import { articleText, auditedLibrary, copyOfBundledCorpus, LIGHTHOUSE } from '../support/temp-corpus.ts';
 
@@ -126,6 +127,20 @@ describe('Library.reload', () => {
       versionBefore,
       versionAfter: report.versionAfter,
     });
+  });
+
+  it('lists the files it did not read, a count and the first few names, in its report and reply', async () => {
+    await writeFile(path.join(folder, 'notes.doc'), 'not an article');
+    await mkdir(path.join(folder, 'sub'));
+    await writeFile(path.join(folder, 'sub', 'nested.md'), LIGHTHOUSE);
+    const outcome = await lifecycle.reload({ trigger: 'command' });
+    expectStatus(outcome, 'reloaded');
+    expect(outcome.report.skipped).toEqual(['notes.doc', 'sub/']);
+    expect(summarizeOutcome(outcome)).toContain('2 files not read: notes.doc, sub/');
+    expect(describeReloadOutcome(outcome)).toContain(
+      '2 files not read: `notes.doc`, `sub/`. Only .md, .markdown, .txt and .jsonl files directly in the corpus folder are read (not subfolders).',
+    );
+    expect(library.engine.article('nested')).toBeUndefined();
   });
 
   it('reports an unchanged corpus without rebuilding or swapping', async () => {

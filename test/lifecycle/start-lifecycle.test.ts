@@ -39,7 +39,8 @@ describe.each(['worker', 'main'])('startLifecycle, index on the %s thread', (thr
         timeout: 20_000,
       },
     );
-    expect(await readdir(cacheDir)).toHaveLength(1);
+    // One file per corpus version: the one built at start, and the one after the reload.
+    expect(await readdir(cacheDir)).toHaveLength(2);
     expect(logger.events.find((event) => event.message === 'corpus change')?.context).toMatchObject({
       actor: { id: 'system', name: 'SIGHUP' },
       action: 'reload',

@@ -29,13 +29,16 @@ describe('analyze', () => {
     expect(analyze('spent')).toEqual(analyze('spending'));
   });
 
-  it('keeps amounts and numbers searchable, without thousands separators', () => {
+  it('keeps amounts and numbers searchable, without thousands separators, currency signs as words', () => {
     expect(analyze('$18,000 and €7,000 (£5,000), 5.93 mln, 150,000 migrants in 2014')).toEqual([
+      'dollar',
       '18000',
+      'euro',
       '7000',
+      'pound',
       '5000',
       '5.93',
-      'mln',
+      'million',
       '150000',
       'migrant',
       '2014',

@@ -29,6 +29,13 @@ export interface ArticleFileFormat extends FormatBase {
 /** Many articles per file, for bulk imports; read only, never edited by `/corpus`. */
 export interface BulkFormat extends FormatBase {
   readonly kind: 'bulk';
-  /** Parses the decoded lines of `file`, yielding to the event loop as it goes. Throws `CorpusError`. */
-  parse(file: string, lines: readonly string[]): Promise<Article[]>;
+  /**
+   * Parses the decoded lines of `file`, yielding to the event loop as it goes, and telling `onProgress`
+   * how many lines are done now and then. Throws `CorpusError`.
+   */
+  parse(
+    file: string,
+    lines: readonly string[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<Article[]>;
 }

@@ -15,12 +15,17 @@ import type { BulkFormat } from './format.ts';
 const JSONL_FIELDS = ['title', 'publisher', 'url', 'published', 'author', 'language'] as const;
 
 /** Parses the lines of a JSON Lines file of `{id, title, text, ...}` records, or lists every problem. */
-async function parseJsonl(file: string, lines: readonly string[]): Promise<Article[]> {
+async function parseJsonl(
+  file: string,
+  lines: readonly string[],
+  onProgress?: (done: number, total: number) => void,
+): Promise<Article[]> {
   const articles: Article[] = [];
   const problems: CorpusProblem[] = [];
   // A large import must not stall the bot: parse in slices of a few milliseconds.
   const slicer = new TimeSlicer();
   for (const [i, line] of lines.entries()) {
+    if (slicer.due) onProgress?.(i, lines.length);
     await slicer.pause();
     if (line.trim() === '') continue;
     const lineNumber = i + 1;
@@ -41,8 +46,8 @@ async function parseJsonl(file: string, lines: readonly string[]): Promise<Artic
       problems.push({ file, line: lineNumber, message: 'id is required (a string or number)' });
       continue;
     }
-    if (typeof fields.text !== 'string') {
-      problems.push({ file, line: lineNumber, message: 'text is required (a string)' });
+    if (fields.text != null && typeof fields.text !== 'string') {
+      problems.push({ file, line: lineNumber, message: 'text must be a string' });
       continue;
     }
     const meta = Object.fromEntries(
@@ -52,10 +57,11 @@ async function parseJsonl(file: string, lines: readonly string[]): Promise<Artic
     // corrupt or marked as guesswork: those articles stay undated instead of refusing the import.
     const dumpDate = typeof fields.date === 'string' ? toIsoDate(fields.date) : null;
     if (meta.published === undefined && dumpDate !== null) meta.published = dumpDate;
-    const body = fields.text;
+    const body = typeof fields.text === 'string' ? fields.text : '';
     if (meta.title === undefined || meta.title === '') {
       const lines = body.split('\n').map((l) => l.trim());
       const first = lines.findIndex((l) => l !== '');
+      // Neither title nor text: nothing to cite, so the record is skipped.
       if (first < 0) continue;
       meta.title = lines[first]!.slice(0, 300);
     }

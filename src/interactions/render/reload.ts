@@ -18,8 +18,9 @@ export function describeReloadOutcome(outcome: ReloadOutcome): string {
   switch (outcome.status) {
     case 'reloaded': {
       const r = outcome.report;
+      const notRead = r.skipped.length > 0 ? notReadNote(r.skipped) : '';
       if (r.unchanged) {
-        return `The corpus on disk is unchanged: still ${r.articlesAfter} articles, ${r.passagesAfter} passages, version ${code(r.versionAfter)}.`;
+        return `The corpus on disk is unchanged: still ${r.articlesAfter} articles, ${r.passagesAfter} passages, version ${code(r.versionAfter)}.${notRead && `\n${notRead}`}`;
       }
       return [
         `Reloaded in ${(r.durationMs / 1000).toFixed(1)} s: version ${code(r.versionBefore)} → ${code(r.versionAfter)}.`,
@@ -27,6 +28,7 @@ export function describeReloadOutcome(outcome: ReloadOutcome): string {
         idLine('Added', r.added),
         idLine('Removed', r.removed),
         idLine('Changed', r.changed),
+        notRead,
       ]
         .filter((line) => line !== '')
         .join('\n');
@@ -79,4 +81,15 @@ function idLine(label: string, ids: readonly string[]): string {
   if (ids.length === 0) return '';
   const shown = ids.slice(0, IDS_SHOWN).map(code).join(', ');
   return `${label} (${ids.length}): ${shown}${ids.length > IDS_SHOWN ? ', …' : ''}`;
+}
+
+/** Names of skipped files shown before "and N more". */
+const SKIPPED_SHOWN = 5;
+
+/** Files the loader skipped, with what it reads instead: a file dropped in the wrong place is not silent. */
+function notReadNote(skipped: readonly string[]): string {
+  const shown = skipped.slice(0, SKIPPED_SHOWN).map(code).join(', ');
+  const more = skipped.length > SKIPPED_SHOWN ? ` and ${skipped.length - SKIPPED_SHOWN} more` : '';
+  const count = `${skipped.length} ${skipped.length === 1 ? 'file' : 'files'}`;
+  return `${count} not read: ${shown}${more}. Only .md, .markdown, .txt and .jsonl files directly in the corpus folder are read (not subfolders).`;
 }

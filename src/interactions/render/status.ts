@@ -11,6 +11,8 @@ export interface AboutFacts {
   now: Date;
   /** Under the ShardingManager: what every shard serves (a shard mid-reload may differ briefly). */
   shards?: { shard: number; version: string; articles: number }[];
+  /** The last 7 days' activity, or why it is not known. */
+  activity?: { answered: number; unanswered: number; votes: number } | 'not recorded';
 }
 
 /** `/about`: corpus size, version, last reload and uptime. */
@@ -33,10 +35,23 @@ export function renderAbout(facts: AboutFacts): ReplyPayload {
             value: formatDuration(facts.now.getTime() - facts.startedAt.getTime()),
             inline: true,
           },
+          ...(facts.activity === undefined ? [] : [activityField(facts.activity)]),
         ],
       },
     ],
   };
+}
+
+function activityField(activity: NonNullable<AboutFacts['activity']>) {
+  const value =
+    activity === 'not recorded'
+      ? 'Not recorded on this bot.'
+      : `${count(activity.answered, 'question')} answered · ${activity.unanswered} without coverage · ${count(activity.votes, 'vote')}`;
+  return { name: 'Last 7 days', value, inline: false };
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** `3d 4h 5m`, `2m 10s`, `45s`. */

@@ -9,11 +9,16 @@ interface CacheJob {
   corpusPath: string;
   cacheDir: string;
   settingsFingerprint: string;
+  cacheMaxBytes: number;
 }
 
 const job = workerData as CacheJob;
 const corpus = await loadCorpus(job.corpusPath);
-const cache = new IndexCache({ dir: job.cacheDir, settingsFingerprint: job.settingsFingerprint });
+const cache = new IndexCache({
+  dir: job.cacheDir,
+  settingsFingerprint: job.settingsFingerprint,
+  maxBytes: job.cacheMaxBytes,
+});
 const existing = await cache.load(corpus);
 const file = existing.status === 'hit' ? existing.file : await cache.save(Engine.build(corpus));
 parentPort?.postMessage({ file, version: corpus.version });

@@ -1,9 +1,33 @@
 import type { Corpus } from '../../corpus/article.ts';
-import { loadCorpus } from '../../corpus/load-corpus.ts';
+import { loadCorpus, type ReadProgress } from '../../corpus/load-corpus.ts';
 import { Engine } from '../engine.ts';
 import { WorkerEngine } from '../index-threads/worker-engine.ts';
 import type { SearchEngine } from '../search-engine.ts';
 import type { CacheOutcome, IndexCache } from './index-cache.ts';
+
+/** What a start is doing, as it tells it. */
+export interface StartProgress {
+  /** Files (or records of a `.jsonl` file) read and validated so far, of all. */
+  reading(done: number, total: number): void;
+  /** Articles indexed so far, of all, and the passages they hold. */
+  indexing(done: number, total: number, passages: number): void;
+  /** The live line ends and one summary line says what is served. */
+  ready(summary: StartSummary): void;
+  /** The live line ends without a summary (the start failed; its error says why). */
+  stop(): void;
+}
+
+/** What the summary line says. */
+export interface StartSummary {
+  articles: number;
+  passages: number;
+  from: 'cache' | 'built';
+  seconds: number;
+  /** Names the loader did not read (other kinds of file, subfolders). */
+  skipped?: readonly string[];
+  /** A cache problem worth knowing: a corrupt file that was rebuilt, a save that failed. */
+  cacheNote?: string;
+}
 
 /** How the start-up engine came to be, for the log line. */
 export interface StartedEngine<E extends SearchEngine = Engine> {
@@ -25,8 +49,11 @@ export interface StartEngineOptions {
   corpusPath: string;
   cache: IndexCache;
   /** @default loadCorpus */
-  load?: (path: string) => Promise<Corpus>;
-  onProgress?: (done: number, total: number) => void;
+  load?: (path: string, options: { onProgress?: ReadProgress }) => Promise<Corpus>;
+  /** Files (or records of one `.jsonl` file) read and validated so far, of all. */
+  onRead?: ReadProgress;
+  /** Articles indexed so far, of all, and the passages they hold (only when the index is built). */
+  onProgress?: (done: number, total: number, passages: number) => void;
   /** `startWorkerEngine` only: see `WorkerEngineOptions.workers`. @default 1 */
   workers?: number;
 }
@@ -38,7 +65,7 @@ export interface StartEngineOptions {
  */
 export async function startEngine(options: StartEngineOptions): Promise<StartedEngine> {
   const started = performance.now();
-  const corpus = await (options.load ?? loadCorpus)(options.corpusPath);
+  const corpus = await readCorpus(options);
   const lookup = await options.cache.load(corpus);
   if (lookup.status === 'hit') {
     return {
@@ -49,10 +76,8 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
       durationMs: performance.now() - started,
     };
   }
-  const engine = await Engine.buildAsync(
-    corpus,
-    options.onProgress ? { onProgress: options.onProgress } : {},
-  );
+  const onProgress = withPassages(corpus, options.onProgress);
+  const engine = await Engine.buildAsync(corpus, onProgress ? { onProgress } : {});
   const result: StartedEngine = { engine, from: 'built', lookup, saveMs: 0, durationMs: 0 };
   if (options.cache.enabled) {
     const saving = performance.now();
@@ -74,15 +99,19 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
  */
 export async function startWorkerEngine(options: StartEngineOptions): Promise<StartedEngine<WorkerEngine>> {
   const started = performance.now();
+  let counted: ((done: number, total: number) => void) | undefined;
   const { engine, from, lookup, saveMs, savedTo, saveError } = await WorkerEngine.start({
     corpusPath: options.corpusPath,
     // Read here while the worker starts and reads the cache file.
-    corpus: (options.load ?? loadCorpus)(options.corpusPath),
+    corpus: readCorpus(options).then((corpus) => {
+      counted = withPassages(corpus, options.onProgress);
+      return corpus;
+    }),
     // Nothing is served yet: a pause to copy the corpus across costs nobody, and saves a second reading.
     sendCorpus: true,
     cache: options.cache,
     workers: options.workers,
-    onProgress: options.onProgress,
+    onProgress: options.onProgress === undefined ? undefined : (done, total) => counted?.(done, total),
   });
   return {
     engine,
@@ -93,4 +122,63 @@ export async function startWorkerEngine(options: StartEngineOptions): Promise<St
     saveMs,
     durationMs: performance.now() - started,
   };
+}
+
+function readCorpus(options: StartEngineOptions): Promise<Corpus> {
+  return (options.load ?? loadCorpus)(options.corpusPath, { onProgress: options.onRead });
+}
+
+/** Progress in articles, with the passages of the articles indexed so far added. */
+function withPassages(
+  corpus: Corpus,
+  onProgress: StartEngineOptions['onProgress'],
+): ((done: number, total: number) => void) | undefined {
+  if (!onProgress) return undefined;
+  const passagesBefore = [0];
+  for (const article of corpus.articles)
+    passagesBefore.push(passagesBefore.at(-1)! + article.passages.length);
+  return (done, total) => onProgress(done, total, passagesBefore[done] ?? passagesBefore.at(-1)!);
+}
+
+/**
+ * The start-up engine as the configuration asks for it (on a worker or this thread, from INDEX_CACHE_DIR
+ * when it matches), telling `progress` how it goes. The bot and the CLI both start this way.
+ */
+export async function openEngine(
+  config: { CORPUS_PATH: string; INDEX_THREAD: 'worker' | 'main'; INDEX_WORKERS: number },
+  cache: IndexCache,
+  progress?: StartProgress,
+): Promise<StartedEngine<SearchEngine>> {
+  const inWorker = config.INDEX_THREAD === 'worker';
+  try {
+    const started: StartedEngine<SearchEngine> = await (inWorker ? startWorkerEngine : startEngine)({
+      corpusPath: config.CORPUS_PATH,
+      cache,
+      workers: config.INDEX_WORKERS,
+      onRead: progress?.reading,
+      onProgress: progress?.indexing,
+    });
+    progress?.ready({
+      articles: started.engine.corpus.articles.length,
+      passages: started.engine.passageCount,
+      from: started.from,
+      seconds: started.durationMs / 1000,
+      skipped: started.engine.corpus.skipped ?? [],
+      ...cacheNote(started),
+    });
+    return started;
+  } catch (error) {
+    progress?.stop();
+    throw error;
+  }
+}
+
+/** A cache problem worth a note in the summary line; none for a hit, a first build or a disabled cache. */
+function cacheNote(started: StartedEngine<SearchEngine>): { cacheNote?: string } {
+  if (started.lookup.status === 'corrupt') {
+    return { cacheNote: `the cache file was unusable (${started.lookup.reason}) and was rebuilt` };
+  }
+  if (started.saveError)
+    return { cacheNote: `the index could not be saved to the cache: ${started.saveError}` };
+  return {};
 }

@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Corpus } from '../../corpus/article.ts';
 import { writeFileAtomic } from '../../corpus-editing/atomic-write.ts';
@@ -62,7 +62,15 @@ export interface IndexCacheOptions {
    * @default Engine.settingsFingerprint
    */
   settingsFingerprint?: string;
+  /**
+   * INDEX_CACHE_MAX_MB in bytes: after a save, the least recently used files of the folder are deleted
+   * until the folder holds no more than this (the file just saved is always kept).
+   * @default 2 GiB
+   */
+  maxBytes?: number;
 }
+
+const DEFAULT_MAX_BYTES = 2048 * 1024 * 1024;
 
 /**
  * The built index persisted on disk for fast starts. Its file name carries a hash of the corpus
@@ -72,11 +80,13 @@ export interface IndexCacheOptions {
 export class IndexCache {
   readonly dir: string;
   readonly settingsFingerprint: string;
+  readonly maxBytes: number;
   #swept = false;
 
   constructor(options: IndexCacheOptions) {
     this.dir = options.dir;
     this.settingsFingerprint = options.settingsFingerprint ?? Engine.settingsFingerprint;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   }
 
   get enabled(): boolean {
@@ -97,18 +107,16 @@ export class IndexCache {
   }
 
   /**
-   * Reads and parses the cache file before the corpus version is known, so that a start can do both at
-   * once; `load` then uses it if it is the corpus's file. There is normally one file (`save` deletes
-   * the others); with none or several, nothing is read.
+   * Reads and parses the most recently used cache file before the corpus version is known, so that a
+   * start can do both at once; `load` then uses it if it is the corpus's file (a restart on the same
+   * corpus), else reads the right one.
    */
   async prefetch(maxBytes: number): Promise<PrefetchedCache | undefined> {
     if (!this.enabled) return undefined;
     await this.removeStaleTemporaryFiles();
-    const names = await readdir(this.dir).catch(() => []);
-    const files = names.filter(isCacheFile);
-    if (files.length !== 1) return undefined;
-    const file = path.join(this.dir, files[0]!);
-    return { file, read: await readEnvelope(file, maxBytes) };
+    const [newest] = await this.#files();
+    if (newest === undefined) return undefined;
+    return { file: newest.file, read: await readEnvelope(newest.file, maxBytes) };
   }
 
   /**
@@ -155,15 +163,20 @@ export class IndexCache {
     try {
       const json: unknown = JSON.parse(body.toString('utf8'));
       if (!isSerializedEngine(json, corpus)) return corrupt('not an index of this corpus');
-      return { status: 'hit', engine: Engine.fromJSON(corpus, json), file };
+      const engine = Engine.fromJSON(corpus, json);
+      // Marks it used: eviction takes the least recently used files first.
+      const now = new Date();
+      await utimes(file, now, now).catch(() => undefined);
+      return { status: 'hit', engine, file };
     } catch (error) {
       return corrupt(error instanceof Error ? error.message : String(error));
     }
   }
 
   /**
-   * Persists `engine` atomically and deletes cache files of other corpus versions. Serializes while
-   * yielding to the event loop, so it can run in the background after a reload.
+   * Persists `engine` atomically, one file per corpus version and settings, then deletes the least
+   * recently used other files while the folder is over `maxBytes`. Serializes while yielding to the
+   * event loop, so it can run in the background after a reload.
    */
   async save(engine: Engine): Promise<string> {
     if (!this.enabled) return '';
@@ -185,12 +198,39 @@ export class IndexCache {
       };
       await write(`\n${JSON.stringify(trailer)}`);
     });
-    const stale = (await readdir(this.dir)).filter(
-      (name) => isCacheFile(name) && name !== path.basename(file),
-    );
-    await Promise.all(stale.map((name) => unlink(path.join(this.dir, name)).catch(() => undefined)));
+    await this.#evict(file);
     return file;
   }
+
+  /** Deletes the least recently used cache files, never `keep`, until the folder fits `maxBytes`. */
+  async #evict(keep: string): Promise<void> {
+    const files = await this.#files();
+    let total = files.reduce((sum, entry) => sum + entry.size, 0);
+    for (const entry of files.reverse()) {
+      if (total <= this.maxBytes) break;
+      if (entry.file === keep) continue;
+      await unlink(entry.file).catch(() => undefined);
+      total -= entry.size;
+    }
+  }
+
+  /** The cache files in the folder, most recently used first. */
+  async #files(): Promise<{ file: string; size: number; usedAt: number }[]> {
+    const names = (await readdir(this.dir).catch(() => [])).filter(isCacheFile);
+    const files = await Promise.all(
+      names.map(async (name) => {
+        const file = path.join(this.dir, name);
+        const info = await stat(file).catch(() => undefined);
+        return info ? [{ file, size: info.size, usedAt: info.mtimeMs }] : [];
+      }),
+    );
+    return files.flat().sort((a, b) => b.usedAt - a.usedAt);
+  }
+}
+
+/** The index cache the configuration asks for (INDEX_CACHE_DIR, INDEX_CACHE_MAX_MB). */
+export function indexCacheOf(config: { INDEX_CACHE_DIR: string; INDEX_CACHE_MAX_MB: number }): IndexCache {
+  return new IndexCache({ dir: config.INDEX_CACHE_DIR, maxBytes: config.INDEX_CACHE_MAX_MB * 1024 * 1024 });
 }
 
 /** A cache file read by `IndexCache.prefetch`, for `load`. */

@@ -16,7 +16,12 @@ export interface PersistResult {
 export function persistInWorker(corpusPath: string, cache: IndexCache): Promise<PersistResult> {
   // The entry registers tsx itself: worker threads do not inherit the loader for their entry file.
   const worker = new Worker(new URL('./cache-worker-entry.mjs', import.meta.url), {
-    workerData: { corpusPath, cacheDir: cache.dir, settingsFingerprint: cache.settingsFingerprint },
+    workerData: {
+      corpusPath,
+      cacheDir: cache.dir,
+      settingsFingerprint: cache.settingsFingerprint,
+      cacheMaxBytes: cache.maxBytes,
+    },
   });
   return new Promise((resolve, reject) => {
     worker.once('message', (result: PersistResult) => resolve(result));

@@ -15,6 +15,8 @@ export interface IndexWorkerData {
   /** INDEX_CACHE_DIR ('' for none): restore from it when it matches, else build and save to it. */
   cacheDir: string;
   settingsFingerprint: string;
+  /** The cache folder's size cap in bytes (`IndexCache.maxBytes`). */
+  cacheMaxBytes: number;
   /** Whether this worker saves the index it builds (one worker of a pool does). */
   persist: boolean;
   /** Questions arrive on this port; each reply is posted on it before `replies` is bumped. */

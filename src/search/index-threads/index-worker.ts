@@ -29,7 +29,11 @@ function corpusMessage(): Promise<Corpus> {
 }
 
 async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
-  const cache = new IndexCache({ dir: data.cacheDir, settingsFingerprint: data.settingsFingerprint });
+  const cache = new IndexCache({
+    dir: data.cacheDir,
+    settingsFingerprint: data.settingsFingerprint,
+    maxBytes: data.cacheMaxBytes,
+  });
   const started = performance.now();
   let corpus: Corpus;
   let lookup: CacheLookup;

@@ -90,6 +90,7 @@ export class WorkerEngine extends SearchEngine {
             corpusPath: options.corpusPath,
             cacheDir: options.cache?.dir ?? '',
             settingsFingerprint: options.cache?.settingsFingerprint ?? '',
+            cacheMaxBytes: options.cache?.maxBytes ?? 0,
             persist: i === 0,
           },
           i === 0 ? options.onProgress : undefined,

@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { type DispatchContext, dispatchInteraction } from '../../interactions/dispatch.ts';
 import type { AutocompleteChoice, ReplyPayload, Responder } from '../../interactions/incoming.ts';
-import { type ConsoleIdentity, parseLine } from './parse-line.ts';
+import { type ConsoleIdentity, parseLine, readLocalFiles } from './parse-line.ts';
 import { buttonsOf, COLOUR, markdown, type Palette, PLAIN, renderText } from './render-text.ts';
 
 /** Every permission bit: the operator at the console is the server's owner, in effect. */
@@ -79,6 +79,7 @@ export async function runConsole(options: {
     userId: 'console',
     userName: 'console',
     guildId: 'console',
+    channelId: 'console',
     memberRoleIds: [...ctx.config.MODERATOR_ROLE_IDS],
     memberPermissions: ALL_PERMISSIONS,
   };
@@ -107,7 +108,14 @@ export async function runConsole(options: {
     if (action.kind === 'quit') break;
     if (action.kind === 'help') print(help(ctx, palette));
     if (action.kind === 'error') print(palette.dim(action.message));
-    if (action.kind === 'interaction') await dispatchInteraction(action.interaction, responder, ctx);
+    if (action.kind === 'interaction') {
+      const unreadable =
+        action.interaction.kind === 'chat-input'
+          ? await readLocalFiles(action.interaction.options)
+          : undefined;
+      if (unreadable) print(palette.dim(unreadable));
+      else await dispatchInteraction(action.interaction, responder, ctx);
+    }
     if (action.kind === 'press') {
       const button = last ? buttonsOf(last.payload)[action.button - 1] : undefined;
       if (!last || !button) print(palette.dim('There is no such button on the last reply.'));

@@ -1,10 +1,13 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   type APIApplicationCommandOption,
   ApplicationCommandOptionType,
   ApplicationCommandType,
   type RESTPostAPIApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { IncomingInteraction, RawOptions } from '../../interactions/incoming.ts';
+import type { AttachmentOption, IncomingInteraction, RawOptions } from '../../interactions/incoming.ts';
 import type { CommandRegistry } from '../../interactions/registry.ts';
 
 /** Who the console's user is: the operator at the keyboard, with a moderator's rights. */
@@ -12,6 +15,7 @@ export interface ConsoleIdentity {
   userId: string;
   userName: string;
   guildId: string;
+  channelId?: string;
   memberRoleIds: string[];
   memberPermissions: bigint;
 }
@@ -124,28 +128,80 @@ function parseOptions(
   const marker =
     names.length > 0 ? new RegExp(`(?:^|\\s)(${names.map(escapeRegExp).join('|')}):`, 'g') : null;
   const marks = marker ? [...rest.matchAll(marker)] : [];
-  const leading = rest.slice(0, marks[0]?.index ?? rest.length).trim();
+  let leading = rest.slice(0, marks[0]?.index ?? rest.length).trim();
+  const values: [APIApplicationCommandOption, string][] = [];
+  for (const [index, mark] of marks.entries()) {
+    const option = declared.find((entry) => entry.name === mark[1])!;
+    const start = mark.index + mark[0].length;
+    let value = rest.slice(start, marks[index + 1]?.index ?? rest.length).trim();
+    // A number or a yes/no is one word: in `/ask limit:9 mayor` the words after it are the question.
+    if (isOneWord(option.type)) {
+      const [, word = '', after = ''] = /^(\S*)\s*([\s\S]*)$/.exec(value) ?? [];
+      value = word;
+      leading = `${leading} ${after}`.trim();
+    }
+    values.push([option, value]);
+  }
   if (leading !== '') {
     const primary =
       declared.find((option) => option.type === ApplicationCommandOptionType.String && option.required) ??
-      declared.find((option) => option.type === ApplicationCommandOptionType.String);
+      declared.find((option) => option.type === ApplicationCommandOptionType.String) ??
+      declared.find((option) => option.type === ApplicationCommandOptionType.Attachment);
     if (!primary)
       return { error: `/${definition.name} takes no text; options are ${names.join(', ') || 'none'}` };
-    options[primary.name] = leading;
+    values.unshift([primary, leading]);
   }
-  for (const [index, mark] of marks.entries()) {
-    const name = mark[1]!;
-    const start = mark.index + mark[0].length;
-    const value = rest.slice(start, marks[index + 1]?.index ?? rest.length).trim();
-    const option = declared.find((entry) => entry.name === name)!;
+  for (const [option, value] of values) {
     if (option.type === ApplicationCommandOptionType.Attachment) {
-      return {
-        error: `The ${name} option takes a file, which the console cannot send; use Discord for this.`,
-      };
+      // The operator's own file, by path: the console reads it before dispatching (`readLocalFiles`).
+      if (value !== '') options[option.name] = localFile(value);
+      continue;
     }
-    options[name] = convert(option.type, value);
+    options[option.name] = convert(option.type, value);
   }
   return { options };
+}
+
+/** A file named at the console, to be read from disk: a `file:` URL until `readLocalFiles` reads it. */
+function localFile(filePath: string): AttachmentOption {
+  return {
+    kind: 'attachment',
+    id: `console-file-${sequence}`,
+    filename: path.basename(filePath),
+    url: pathToFileURL(path.resolve(filePath)).href,
+    size: 0,
+    contentType: null,
+  };
+}
+
+/**
+ * Reads the files named in a console command and puts their bytes in the attachment as a `data:` URL,
+ * which the command downloads as it would Discord's. Returns a message for the operator when one
+ * cannot be read.
+ */
+export async function readLocalFiles(options: RawOptions): Promise<string | undefined> {
+  for (const value of Object.values(options)) {
+    if (typeof value !== 'object' || !value.url.startsWith('file:')) continue;
+    const filePath = fileURLToPath(value.url);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(filePath);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
+      return `Cannot read ${filePath}: ${reason}.`;
+    }
+    value.size = bytes.byteLength;
+    value.url = `data:application/octet-stream;base64,${bytes.toString('base64')}`;
+  }
+  return undefined;
+}
+
+function isOneWord(type: ApplicationCommandOptionType): boolean {
+  return (
+    type === ApplicationCommandOptionType.Integer ||
+    type === ApplicationCommandOptionType.Number ||
+    type === ApplicationCommandOptionType.Boolean
+  );
 }
 
 function convert(type: ApplicationCommandOptionType, value: string): string | number | boolean {

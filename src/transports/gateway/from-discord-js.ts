@@ -25,6 +25,7 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
     userId: interaction.user.id,
     userName: interaction.user.globalName ?? interaction.user.username,
     guildId: interaction.guildId,
+    channelId: interaction.channelId,
     memberRoleIds: roleIds(interaction),
     memberPermissions: interaction.memberPermissions?.bitfield ?? null,
   };

@@ -2,6 +2,7 @@ import { bootstrap, runMain } from '../../bootstrap.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { enforceStopDeadline } from '../../stop-deadline.ts';
+import { restPoster } from '../rest-poster.ts';
 import { createInteractionServer } from './server.ts';
 
 /**
@@ -16,7 +17,14 @@ runMain('could not start the HTTP endpoint', async () => {
     );
   }
   const logger = createLogger(config.LOG_LEVEL);
-  const app = await bootstrap({ config, logger });
+  // Answers to watched questions are posted outside any interaction: REST with the bot token.
+  const app = await bootstrap({
+    config,
+    logger,
+    ...(config.DISCORD_TOKEN
+      ? { poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }) }
+      : {}),
+  });
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY,
     library: app.library,
@@ -43,6 +51,7 @@ runMain('could not start the HTTP endpoint', async () => {
     logger.info('shutting down', { signal });
     enforceStopDeadline(signal, logger);
     running.stop();
+    app.records.stop();
     // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
     server.close(() => process.exit(0));
     server.closeIdleConnections();

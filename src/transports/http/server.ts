@@ -106,7 +106,7 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
   const context: DispatchContext = { ...options.context, library: options.library };
   const acknowledgeAfterMs = options.acknowledgeAfterMs ?? 2_500;
   const reloads = new ReloadCounter();
-  const startedAt = Date.now();
+  const startedAt = performance.timeOrigin;
 
   /**
    * Admits and reads one POST: refused, malformed and PING requests are answered here (`undefined`);

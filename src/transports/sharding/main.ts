@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ShardingManager } from 'discord.js';
 import { ConfigError, loadConfig } from '../../config.ts';
+import { writePidFile } from '../../lifecycle/pid-file.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { ManagerRelay } from './manager-relay.ts';
 
@@ -36,9 +37,12 @@ async function main(): Promise<void> {
     });
   });
   await manager.spawn();
+  // The process to signal for a reload of every shard (the shards do not write it).
+  const removePidFile = config.PID_FILE ? await writePidFile(config.PID_FILE) : () => undefined;
   const stop = (signal: NodeJS.Signals) => {
     logger.info('shutting down shards', { signal });
     for (const shard of manager.shards.values()) shard.kill();
+    removePidFile();
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -1,4 +1,4 @@
-import { readdir, readFile, truncate, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../../src/corpus/load-corpus.ts';
@@ -43,13 +43,46 @@ describe('startEngine with the index cache', () => {
     expect(dates(warm.engine)).toContainEqual(['wire-1987#1', '1987-02-26T15:01:11.79']);
   });
 
-  it('rebuilds when the corpus changed, and keeps only the newest cache file', async () => {
+  it('rebuilds when the corpus changed, keeping one file per corpus: the first is still a hit', async () => {
     const first = await startEngine({ corpusPath: folder, cache });
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
     const second = await startEngine({ corpusPath: folder, cache });
     expect(second.from).toBe('built');
     expect(second.engine.version).not.toBe(first.engine.version);
-    expect(await readdir(cache.dir)).toEqual([path.basename(cache.fileFor(second.engine.version))]);
+    expect((await readdir(cache.dir)).sort()).toEqual(
+      [cache.fileFor(first.engine.version), cache.fileFor(second.engine.version)]
+        .map((f) => path.basename(f))
+        .sort(),
+    );
+    await unlink(path.join(folder, 'lighthouse.md'));
+    expect((await startEngine({ corpusPath: folder, cache })).from).toBe('cache');
+  });
+
+  it('past its size cap, deletes the least recently used files first, never the one just saved', async () => {
+    const versions: string[] = [];
+    for (const name of ['one', 'two', 'three']) {
+      await writeFile(path.join(folder, `${name}.md`), LIGHTHOUSE);
+      versions.push((await startEngine({ corpusPath: folder, cache })).engine.version);
+      // mtime is the "last used" clock; make each step distinct even on a coarse file system.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const sizes = await Promise.all(versions.map(async (v) => (await stat(cache.fileFor(v))).size));
+    // Use the first again: now the second is the least recently used.
+    await unlink(path.join(folder, 'two.md'));
+    await unlink(path.join(folder, 'three.md'));
+    expect((await startEngine({ corpusPath: folder, cache })).from).toBe('cache');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A cap that holds two files: saving a fourth deletes the two least recently used (2nd, 3rd).
+    const capped = new IndexCache({ dir: cache.dir, maxBytes: sizes[0]! + Math.max(...sizes) + 100 });
+    await writeFile(path.join(folder, 'four.md'), LIGHTHOUSE);
+    const fourth = await startEngine({ corpusPath: folder, cache: capped });
+    expect((await readdir(cache.dir)).sort()).toEqual(
+      [versions[0]!, fourth.engine.version].map((v) => path.basename(cache.fileFor(v))).sort(),
+    );
+    const tiny = new IndexCache({ dir: cache.dir, maxBytes: 1 });
+    await writeFile(path.join(folder, 'five.md'), LIGHTHOUSE);
+    const fifth = await startEngine({ corpusPath: folder, cache: tiny });
+    expect(await readdir(cache.dir)).toEqual([path.basename(cache.fileFor(fifth.engine.version))]);
   });
 
   it('rebuilds when the analysis settings changed', async () => {
@@ -183,7 +216,7 @@ describe('startEngine with the index cache', () => {
     expect(cache.keyFor(corpus.version)).not.toBe(cache.keyFor(`${corpus.version}x`));
   });
 
-  it('reads the one cache file ahead of the corpus, and uses it only for the corpus it was built for', async () => {
+  it('reads the most recently used cache file ahead of the corpus, and uses it only for the corpus it was built for', async () => {
     expect(await cache.prefetch(1 << 24)).toBeUndefined();
     const cold = await startEngine({ corpusPath: folder, cache });
     const prefetched = await cache.prefetch(1 << 24);
@@ -197,8 +230,13 @@ describe('startEngine with the index cache', () => {
       reason: 'absent',
     });
 
-    // With more than one file there is no telling which is wanted: nothing is read ahead.
-    await writeFile(path.join(cache.dir, 'index-000000000000000000000000.json'), '{}');
-    expect(await cache.prefetch(1 << 24)).toBeUndefined();
+    // With several files, the most recently used is read ahead (a restart on the same corpus); a
+    // corpus it was not built for reads its own file instead.
+    await startEngine({ corpusPath: folder, cache });
+    const other = path.join(cache.dir, 'index-000000000000000000000000.json');
+    await writeFile(other, '{}');
+    const newest = await cache.prefetch(1 << 24);
+    expect(newest?.file).toBe(other);
+    expect((await cache.load(await loadCorpus(folder), newest)).status).toBe('hit');
   });
 });

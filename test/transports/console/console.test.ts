@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../../commands/index.ts';
@@ -10,7 +13,7 @@ import { memoryLogger, silentLogger } from '../../../src/logging/logger.ts';
 import { runConsole } from '../../../src/transports/console/console.ts';
 import { type ConsoleIdentity, parseLine } from '../../../src/transports/console/parse-line.ts';
 import { COLOUR, markdown, PLAIN } from '../../../src/transports/console/render-text.ts';
-import { copyOfBundledCorpus, DATED_CORPUS } from '../../support/temp-corpus.ts';
+import { copyOfBundledCorpus, DATED_CORPUS, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 
 const identity: ConsoleIdentity = {
   userId: 'console',
@@ -62,7 +65,14 @@ describe('the local console', () => {
     expect(parseLine('/corpus remove id:calais', ctx.commands, identity)).toMatchObject({
       interaction: { commandName: 'corpus', options: { subcommand: 'remove', id: 'calais' } },
     });
-    expect(parseLine('/corpus add file:story.md', ctx.commands, identity)).toMatchObject({ kind: 'error' });
+    expect(parseLine('/corpus add notes/story.md', ctx.commands, identity)).toMatchObject({
+      interaction: {
+        options: {
+          subcommand: 'add',
+          file: { kind: 'attachment', filename: 'story.md', url: /^file:.*notes\/story\.md$/ },
+        },
+      },
+    });
     expect(parseLine('/nope', ctx.commands, identity)).toEqual({
       kind: 'error',
       message: 'Unknown command /nope. Type /help for the list.',
@@ -129,6 +139,50 @@ describe('the local console', () => {
     } finally {
       await cleanup();
     }
+  });
+
+  it('adds an article from a file the operator names by path: preview, then confirm', async () => {
+    const { corpus, cleanup } = await copyOfBundledCorpus();
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'newsdesk-upload-'));
+    try {
+      await writeFile(path.join(elsewhere, 'lighthouse.md'), LIGHTHOUSE);
+      const library = await Library.open(corpus);
+      const editable = createDispatchContext({
+        commands,
+        library,
+        corpus: new CorpusLifecycle(library, { corpusPath: corpus, logger: silentLogger }),
+        config: loadConfig({}),
+        logger: memoryLogger(),
+      });
+      const out = await session(editable, [
+        `/corpus add ${path.join(elsewhere, 'missing.md')}`,
+        `/corpus add ${path.join(elsewhere, 'lighthouse.md')}`,
+        '/press 1',
+      ]);
+      expect(out).toContain(`Cannot read ${path.join(elsewhere, 'missing.md')}: no such file.`);
+      expect(out).toContain('Add this article to the corpus?');
+      expect(out).toContain('Added lighthouse.');
+      expect(editable.library.engine.article('lighthouse')).toBeDefined();
+    } finally {
+      await cleanup();
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('puts no rate limit on its operator, however RATE_LIMIT_QUESTIONS is set', async () => {
+    const unlimited = createDispatchContext({
+      commands,
+      library: ctx.library,
+      config: loadConfig({ RATE_LIMIT_QUESTIONS: '1' }),
+      logger: memoryLogger(),
+      rateLimited: false,
+    });
+    const out = await session(
+      unlimited,
+      Array.from({ length: 8 }, () => 'who threatened the mayor?'),
+    );
+    expect(out).not.toContain('Please wait');
+    expect(out.match(/teteghem-mayor-threatened-with-gun#/g)?.length ?? 0).toBeGreaterThanOrEqual(8);
   });
 
   it('renders markdown as terminal styles, and escapes as the characters they protect', () => {

@@ -38,7 +38,9 @@ describe('npm run start:http', () => {
         (error: { code?: number; stderr?: string }) => error,
       );
       expect(failure?.code).toBe(1);
-      expect(failure?.stderr).toMatch(/DISCORD_PUBLIC_KEY: must be 64 hex characters/);
+      expect(failure?.stderr).toContain(
+        'DISCORD_PUBLIC_KEY must be 64 hex characters (the public key on the developer portal); got "not-a-key"',
+      );
     } finally {
       await rm(cwd, { recursive: true, force: true });
     }

@@ -1,0 +1,31 @@
+import type { Corpus } from '../../src/corpus/article.ts';
+import { Engine } from '../../src/search/engine.ts';
+import type { RankingWeights } from '../../src/search/ranking.ts';
+import { lunrDefaults } from '../engines/lunr.ts';
+import { miniSearchDefaults } from '../engines/minisearch-defaults.ts';
+import type { CorpusName } from './corpora.ts';
+import type { SearchIndex } from './runs.ts';
+
+/** An engine the evaluation compares, and the corpora it is run on. */
+export interface EvalEngine {
+  name: string;
+  /** Corpora it is built on; lunr is left out of the 24k corpus, where it takes minutes to build. */
+  corpora: readonly CorpusName[];
+  build(corpus: Corpus): SearchIndex | Promise<SearchIndex>;
+}
+
+/** This project's engine as the bot asks it (results carry the quote), then the peers with defaults. */
+export function evalEngines(ranking: RankingWeights): EvalEngine[] {
+  return [
+    {
+      name: 'newsdesk',
+      corpora: ['seed', 'newsqa', 'full'],
+      build(corpus) {
+        const engine = Engine.build(corpus, { ranking });
+        return { search: (question, limit) => engine.answer(question, { limit }).results };
+      },
+    },
+    { name: 'minisearch-defaults', corpora: ['seed', 'newsqa', 'full'], build: miniSearchDefaults.build },
+    { name: 'lunr-defaults', corpora: ['seed', 'newsqa'], build: lunrDefaults.build },
+  ];
+}

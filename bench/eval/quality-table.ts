@@ -1,0 +1,62 @@
+import { formatTable } from '../lib/format-table.ts';
+import type { Summary } from './outcome.ts';
+import type { Half } from './question-set.ts';
+import type { RunName } from './runs.ts';
+
+/** The figures of one engine on one run (question set over a corpus). */
+export interface RunReport {
+  run: RunName;
+  corpus: string;
+  engine: string;
+  halves: Record<Half | 'all', Summary>;
+}
+
+const HEADER = [
+  'set',
+  'corpus',
+  'engine',
+  'half',
+  'n',
+  'hit@1',
+  'hit@3',
+  'hit@5',
+  'MRR@5',
+  'empty',
+  '(n)',
+  'quote',
+  'p50 ms',
+  'p99 ms',
+];
+
+function figure(value: number | null): string {
+  return value === null ? '-' : value.toFixed(3);
+}
+
+/**
+ * One row per run, engine and half (tune, then test). `empty` is the share answered with no results:
+ * on off-topic sets the "no coverage" rate, elsewhere a miss a user sees as "No coverage found".
+ */
+export function qualityTable(reports: readonly RunReport[]): string {
+  const rows = reports.flatMap(({ run, corpus, engine, halves }) =>
+    (['tune', 'test'] as const).map((half) => {
+      const summary = halves[half];
+      return [
+        run,
+        corpus,
+        engine,
+        half,
+        String(summary.questions),
+        figure(summary.hitAt1),
+        figure(summary.hitAt3),
+        figure(summary.hitAt5),
+        figure(summary.mrrAt5),
+        figure(summary.empty),
+        String(summary.emptyCount),
+        figure(summary.quoteAccuracy),
+        summary.latencyMs === null ? '-' : summary.latencyMs.p50.toFixed(2),
+        summary.latencyMs === null ? '-' : summary.latencyMs.p99.toFixed(2),
+      ];
+    }),
+  );
+  return formatTable(HEADER, rows, 4);
+}

@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { Config } from '../config.ts';
+import { CommunityStore } from './community-store.ts';
+import { openDatabase } from './database.ts';
+import { WatchList, type WatchRules } from './watch-list.ts';
+
+/** The database's file name inside DATA_DIR. */
+export const DATABASE_FILE = 'newsdesk.sqlite';
+
+/** What the community did, in one SQLite file: the records, the watches, and how long records are kept. */
+export class Community {
+  readonly records: CommunityStore;
+  readonly watches: WatchList;
+  /** RECORD_QUESTIONS: false stores no question text (counts, citations and votes still are). */
+  readonly recordQuestions: boolean;
+  /** RECORD_DAYS: answers, votes and questions without coverage older than this are deleted daily. */
+  readonly recordDays: number;
+  readonly file: string;
+  readonly #db: Database.Database;
+
+  constructor(
+    db: Database.Database,
+    options: { file: string; recordQuestions: boolean; recordDays: number; watchRules?: WatchRules },
+  ) {
+    this.#db = db;
+    this.file = options.file;
+    this.records = new CommunityStore(db);
+    this.watches = new WatchList(db, options.watchRules);
+    this.recordQuestions = options.recordQuestions;
+    this.recordDays = options.recordDays;
+  }
+
+  /** Opens (or creates) the database at `file`; throws `CommunityDatabaseError` if it cannot be used. */
+  static open(options: {
+    file: string;
+    recordQuestions?: boolean;
+    recordDays?: number;
+    watchRules?: WatchRules;
+  }) {
+    return new Community(openDatabase(options.file), {
+      file: options.file,
+      recordQuestions: options.recordQuestions ?? true,
+      recordDays: options.recordDays ?? 90,
+      ...(options.watchRules ? { watchRules: options.watchRules } : {}),
+    });
+  }
+
+  /** The database file DATA_DIR names, or undefined when DATA_DIR is empty (nothing is stored). */
+  static fileFor(config: Pick<Config, 'DATA_DIR'>): string | undefined {
+    return config.DATA_DIR === '' ? undefined : join(config.DATA_DIR, DATABASE_FILE);
+  }
+
+  /** Deletes records older than RECORD_DAYS and expired watches. */
+  enforceRetention(now: Date): { answers: number; unanswered: number; watches: number } {
+    const before = new Date(now.getTime() - this.recordDays * 24 * 60 * 60 * 1000);
+    return { ...this.records.purgeBefore(before), watches: this.watches.purgeExpired(now) };
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}

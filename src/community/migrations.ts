@@ -1,0 +1,87 @@
+import type Database from 'better-sqlite3';
+
+/** One step of the schema; `version` is what `PRAGMA user_version` says once it has run. */
+export interface Migration {
+  version: number;
+  /** What the step does, for the log. */
+  name: string;
+  up(db: Database.Database): void;
+}
+
+/**
+ * The schema's history, oldest first. A released step is never edited: a change is a new step, so a
+ * database written by any earlier version is brought up to date by running the steps it lacks.
+ * Times are milliseconds since the epoch; ids are Discord snowflakes as text.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'answers, votes and questions without coverage',
+    up(db) {
+      db.exec(`
+        CREATE TABLE answers (
+          id INTEGER PRIMARY KEY,
+          answered_at INTEGER NOT NULL,
+          guild_id TEXT,
+          channel_id TEXT,
+          -- Filled once known (a vote on the message, or a transport that reads it back).
+          message_id TEXT,
+          -- NULL when RECORD_QUESTIONS=false: counts and citations are kept, the question is not.
+          question TEXT,
+          question_hash TEXT NOT NULL,
+          -- JSON array of the citations shown, first shown first.
+          citations TEXT NOT NULL,
+          first_citation TEXT NOT NULL,
+          corpus_version TEXT NOT NULL
+        );
+        CREATE INDEX answers_by_time ON answers (answered_at);
+        CREATE INDEX answers_by_message ON answers (message_id) WHERE message_id IS NOT NULL;
+        CREATE INDEX answers_by_state ON answers (question_hash, first_citation, channel_id, answered_at);
+
+        CREATE TABLE votes (
+          answer_id INTEGER NOT NULL REFERENCES answers (id) ON DELETE CASCADE,
+          user_id TEXT NOT NULL,
+          helpful INTEGER NOT NULL CHECK (helpful IN (0, 1)),
+          voted_at INTEGER NOT NULL,
+          PRIMARY KEY (answer_id, user_id)
+        );
+        CREATE INDEX votes_by_time ON votes (voted_at);
+
+        CREATE TABLE unanswered (
+          id INTEGER PRIMARY KEY,
+          asked_at INTEGER NOT NULL,
+          guild_id TEXT,
+          channel_id TEXT,
+          question TEXT,
+          corpus_version TEXT NOT NULL
+        );
+        CREATE INDEX unanswered_by_time ON unanswered (asked_at);
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: 'watched questions',
+    up(db) {
+      db.exec(`
+        CREATE TABLE watches (
+          id INTEGER PRIMARY KEY,
+          user_id TEXT NOT NULL,
+          guild_id TEXT,
+          channel_id TEXT NOT NULL,
+          question TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL,
+          -- Set while one process posts the answer, so several shards or replicas post it once.
+          claimed_at INTEGER,
+          failed_posts INTEGER NOT NULL DEFAULT 0,
+          UNIQUE (user_id, channel_id, question)
+        );
+        CREATE INDEX watches_by_user ON watches (user_id);
+        CREATE INDEX watches_by_expiry ON watches (expires_at);
+      `);
+    },
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

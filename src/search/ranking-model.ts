@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * What the ranking knows of one candidate passage, each feature about 0..1. The ranking score is a
+ * linear model of these, and the confidence that the passage answers is a logistic model of them and
+ * of how specific the question's matched words are; both are fitted by `npm run fit-ranking` and
+ * kept as data in `ranking-model.json`.
+ */
+export const RANK_FEATURES = [
+  /** MiniSearch's BM25 score of the passage over the best passage's. */
+  'passage',
+  /** The article's BM25 score over the best article's. */
+  'article',
+  /** Share of the question's rarity-weighted terms in the passage's own text. */
+  'coverage',
+  /** ...in the passage's whole article. */
+  'articleCoverage',
+  /** Share of the question's weight found only in the neighbouring paragraphs (who "she" is). */
+  'contextOnly',
+  /**
+   * `contextOnly` when the passage speaks through a pronoun ("she added", "he said"): the neighbours
+   * then name the speaker the question asks about.
+   */
+  'speakerInContext',
+  /** The inverted pyramid: the article's relevance over (1 + the passage's place in it). */
+  'lead',
+  /** The passage holds the kind of fact asked for (a name for "who", a sum for "how much"). */
+  'answerType',
+  /** A "how much", "how many" or "when" question and no sum, number or date in the passage. */
+  'askedFactMissing',
+  /** The answer-type fact stands in a sentence with the question's rarest matched words. */
+  'answerMeets',
+  /** Matched terms close together: (distinct terms - 1) / width of the narrowest window holding all. */
+  'proximity',
+  /** The most question weight one sentence-sized window holds, over the question's total. */
+  'window',
+  /** Share of the question's adjacent word pairs standing together in the passage. */
+  'phrase',
+] as const;
+export type RankFeature = (typeof RANK_FEATURES)[number];
+
+/** Features measured on the passage's tokens, only for candidates that can still reach the page. */
+export const LAYOUT_FEATURES: readonly RankFeature[] = ['proximity', 'window', 'phrase', 'answerMeets'];
+
+/** Features of the question and its match that say how sure a result is, beside the ranking's. */
+export const CONFIDENCE_FEATURES = [
+  /** The ranking score. */
+  'score',
+  'coverage',
+  'articleCoverage',
+  'answerType',
+  'askedFactMissing',
+  'answerMeets',
+  'window',
+  /** Share of the question's weight in words the corpus has never seen ("capital of Australia" in Calais news). */
+  'unknownShare',
+  /** The rarest matched word's rarity, as the share of passages it is absent from, log-scaled: 1 - log(1+df)/log(1+N). */
+  'specificity',
+  /** Rarity (idf) of the matched words, summed, over 10: how much evidence matched at all. */
+  'matchedIdf',
+  /** The rarest question word of the corpus that the passage (with its neighbours) lacks: its idf over log(1+N). */
+  'missingRarest',
+  /** Share of the weight of the question's two rarest known words that the passage (with neighbours) lacks. */
+  'rareMissing',
+  /** 1 when the question names a number or year ("in 2018") that neither the passage nor its article holds. */
+  'numberMissing',
+  /**
+   * `unknownShare` scaled by the corpus's size, log(1+N) / log(100,001) at most 1: a word unknown to
+   * three articles is common, one unknown to 24,000 says the question is about something else.
+   */
+  'unknownAtScale',
+] as const;
+export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
+
+export type Features<Name extends string> = Record<Name, number>;
+
+export interface RankingModel {
+  /** Weights of the ranking score, a linear model of `RANK_FEATURES`. */
+  ranking: Features<RankFeature>;
+  /**
+   * Logistic model, from `CONFIDENCE_FEATURES`, of the probability that the corpus covers the question,
+   * given this passage as its answer.
+   */
+  confidence: { bias: number; weights: Features<ConfidenceFeature> };
+  /** A passage is shown only when its confidence is at least this; none passing is "no coverage". */
+  threshold: number;
+}
+
+export function linear<Name extends string>(weights: Features<Name>, features: Features<Name>): number {
+  let sum = 0;
+  for (const name in weights) sum += weights[name] * features[name];
+  return sum;
+}
+
+export function confidenceOf(model: RankingModel, features: Features<ConfidenceFeature>): number {
+  return 1 / (1 + Math.exp(-(model.confidence.bias + linear(model.confidence.weights, features))));
+}
+
+function isWeights(value: unknown, names: readonly string[]): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return names.every((name) => typeof record[name] === 'number' && Number.isFinite(record[name]));
+}
+
+/** Checks a parsed model file: every feature weighted, numbers only. Throws naming the file otherwise. */
+export function parseRankingModel(value: unknown, source = 'ranking model'): RankingModel {
+  const model = value as Partial<RankingModel> | null;
+  if (
+    typeof model !== 'object' ||
+    model === null ||
+    !isWeights(model.ranking, RANK_FEATURES) ||
+    typeof model.confidence?.bias !== 'number' ||
+    !isWeights(model.confidence.weights, CONFIDENCE_FEATURES) ||
+    typeof model.threshold !== 'number'
+  ) {
+    throw new Error(
+      `${source}: expected ranking weights for ${RANK_FEATURES.join(', ')}, a confidence model and a threshold`,
+    );
+  }
+  return {
+    ranking: pick(model.ranking!, RANK_FEATURES),
+    confidence: { bias: model.confidence.bias, weights: pick(model.confidence.weights, CONFIDENCE_FEATURES) },
+    threshold: model.threshold,
+  };
+}
+
+function pick<Name extends string>(record: Features<Name>, names: readonly Name[]): Features<Name> {
+  return Object.fromEntries(names.map((name) => [name, record[name]])) as Features<Name>;
+}
+
+export const MODEL_FILE = new URL('./ranking-model.json', import.meta.url);
+
+/** The fitted model the engine ranks with unless told otherwise. */
+export const RANKING_MODEL: RankingModel = parseRankingModel(
+  JSON.parse(readFileSync(MODEL_FILE, 'utf8')),
+  MODEL_FILE.pathname,
+);

@@ -1,0 +1,18 @@
+import { type APIMessage, REST, Routes } from 'discord.js';
+import type { ReplyPayload } from '../interactions/incoming.ts';
+import type { ChannelPoster } from '../interactions/watch-notifier.ts';
+
+/**
+ * Posts as the bot through Discord's REST API (`POST /channels/{id}/messages`, authorised by the bot
+ * token), outside any interaction: the same on the gateway and on the HTTP endpoint, which has no
+ * gateway connection to post through.
+ */
+export function restPoster(options: { apiBase: string; token: string }): ChannelPoster {
+  const rest = new REST({ api: options.apiBase }).setToken(options.token);
+  return {
+    async post(channelId, message: ReplyPayload) {
+      const created = (await rest.post(Routes.channelMessages(channelId), { body: message })) as APIMessage;
+      return created.id;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { summarizeHalves } from '../../../bench/eval/outcome.ts';
+import { qualityTable } from '../../../bench/eval/quality-table.ts';
+
+describe('qualityTable', () => {
+  it('prints one row per half with the figures that apply and dashes for the rest', () => {
+    const halves = summarizeHalves([
+      { id: 'o-1', half: 'tune', answerable: false, rank: null, empty: true, quoteHolds: null, ms: 0.5 },
+      { id: 'o-2', half: 'test', answerable: false, rank: null, empty: false, quoteHolds: null, ms: 1.5 },
+    ]);
+    const lines = qualityTable([{ run: 'off-topic', corpus: 'full', engine: 'newsdesk', halves }]).split(
+      '\n',
+    );
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^set\s+corpus\s+engine\s+half\s+n\s+hit@1/);
+    expect(lines[2]!.split(/\s+/)).toEqual([
+      'off-topic',
+      'full',
+      'newsdesk',
+      'tune',
+      '1',
+      '-',
+      '-',
+      '-',
+      '-',
+      '1.000',
+      '1',
+      '-',
+      '0.50',
+      '0.50',
+    ]);
+    expect(lines[3]!.split(/\s+/)).toEqual([
+      'off-topic',
+      'full',
+      'newsdesk',
+      'test',
+      '1',
+      '-',
+      '-',
+      '-',
+      '-',
+      '0.000',
+      '0',
+      '-',
+      '1.50',
+      '1.50',
+    ]);
+  });
+});
