@@ -18,6 +18,8 @@ const AskOptions = z.object({
   question: z.string().trim().min(1, 'write a question').max(MAX_QUESTION_LENGTH),
   limit: z.number().int().min(1).max(5).default(3),
   source: z.string().trim().min(1).max(100).optional(),
+  since: z.string().trim().max(40).optional(),
+  until: z.string().trim().max(40).optional(),
   private: z.boolean().default(false),
 });
 
@@ -38,6 +40,22 @@ export default {
     .addStringOption((o) =>
       o.setName('source').setDescription('Only answer from this article').setAutocomplete(true),
     )
+    .addStringOption((o) =>
+      o
+        .setName('since')
+        .setDescription(
+          'Only articles published from then: a year (2003), month (2015-08) or date (2015-08-01)',
+        )
+        .setMaxLength(40),
+    )
+    .addStringOption((o) =>
+      o
+        .setName('until')
+        .setDescription(
+          'Only articles published until then: a year (2003), month (2015-08) or date (2015-08-01)',
+        )
+        .setMaxLength(40),
+    )
     .addBooleanOption((o) => o.setName('private').setDescription('Show the answer only to you')),
   options: AskOptions,
   rateLimited: true,
@@ -48,6 +66,8 @@ export default {
       question: options.question,
       limit: options.limit,
       sourceId: options.source ?? null,
+      ...(options.since ? { since: options.since } : {}),
+      ...(options.until ? { until: options.until } : {}),
       observe: (said) => {
         outcome = said;
       },
@@ -88,6 +108,8 @@ export default {
           limit: page.data.limit,
           offset: page.data.offset,
           sourceId: state.source,
+          ...(state.since ? { since: state.since } : {}),
+          ...(state.until ? { until: state.until } : {}),
           observe: (said) => {
             outcome = said;
           },

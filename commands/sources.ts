@@ -1,14 +1,23 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import type { Article } from '../src/corpus/article.ts';
+import { publishedDay } from '../src/corpus/published-date.ts';
+import { periodOf } from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
-import { renderSources } from '../src/interactions/render/sources.ts';
+import { readSourcesView, renderSources, type SourcesView } from '../src/interactions/render/sources.ts';
+import { inPeriod } from '../src/search/period.ts';
 
 /** Longest `/sources` query; it rides in the page buttons' custom_ids, which hold 100 characters. */
 const MAX_QUERY_LENGTH = 80;
 
-const SourcesOptions = z.object({ query: z.string().trim().max(MAX_QUERY_LENGTH).default('') });
+const SourcesOptions = z.object({
+  query: z.string().trim().max(MAX_QUERY_LENGTH).default(''),
+  order: z.enum(['newest', 'oldest']).optional(),
+  since: z.string().trim().max(40).optional(),
+  until: z.string().trim().max(40).optional(),
+  page: z.number().int().min(1).max(100_000).optional(),
+});
 
 export default {
   data: new SlashCommandBuilder()
@@ -19,26 +28,66 @@ export default {
         .setName('query')
         .setDescription('Only articles whose title, publisher or id contains this')
         .setMaxLength(MAX_QUERY_LENGTH),
-    ),
+    )
+    .addStringOption((o) =>
+      o
+        .setName('order')
+        .setDescription('By publication date (undated articles last)')
+        .addChoices({ name: 'newest first', value: 'newest' }, { name: 'oldest first', value: 'oldest' }),
+    )
+    .addStringOption((o) =>
+      o
+        .setName('since')
+        .setDescription('Published from: a year (2003), month (2015-08) or date')
+        .setMaxLength(40),
+    )
+    .addStringOption((o) =>
+      o
+        .setName('until')
+        .setDescription('Published until: a year (2003), month (2015-08) or date')
+        .setMaxLength(40),
+    )
+    .addIntegerOption((o) => o.setName('page').setDescription('Jump to this page').setMinValue(1)),
   options: SourcesOptions,
   execute(ctx, options) {
+    const view: SourcesView = {
+      ...(options.order ? { order: options.order } : {}),
+      ...(options.since ? { since: options.since } : {}),
+      ...(options.until ? { until: options.until } : {}),
+    };
     const articles = ctx.library.engine.articles();
-    return renderSources(matching(articles, options.query), 0, options.query, articles.length);
+    const page = (options.page ?? 1) - 1;
+    return renderSources(listing(articles, options.query, view), page, options.query, articles.length, view);
   },
   buttons: {
     /** `sources:page:<page>:<query>`: another page of the same listing, replacing this one. */
     'sources:page': {
-      execute(ctx, [page = '', ...query]) {
+      execute(ctx, [page = '', ...query], press) {
         const target = Number.parseInt(page, 10);
         if (!Number.isInteger(target) || target < 0)
           throw new UserError('stale-button', 'This button no longer works; run /sources again.');
         const text = query.join(':').slice(0, MAX_QUERY_LENGTH);
+        const view = readSourcesView(press.message.embeds);
         const articles = ctx.library.engine.articles();
-        return { update: renderSources(matching(articles, text), target, text, articles.length) };
+        return { update: renderSources(listing(articles, text, view), target, text, articles.length, view) };
       },
     },
   },
 } satisfies Command<typeof SourcesOptions>;
+
+/** The articles `/sources` lists: matching the query, in the period, in the order asked. */
+function listing(articles: readonly Article[], query: string, view: SourcesView): readonly Article[] {
+  const period = periodOf(view);
+  const shown = matching(articles, query).filter((article) => !period || inPeriod(article.published, period));
+  if (!view.order) return shown;
+  const sign = view.order === 'newest' ? -1 : 1;
+  // Undated articles go last either way: their place in time is unknown.
+  return [...shown].sort((a, b) =>
+    a.published === null || b.published === null
+      ? Number(a.published === null) - Number(b.published === null)
+      : sign * publishedDay(a.published).localeCompare(publishedDay(b.published)),
+  );
+}
 
 /** Case- and accent-insensitive substring match on title, publisher and id. */
 function matching(articles: readonly Article[], query: string): readonly Article[] {

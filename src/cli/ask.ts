@@ -9,6 +9,7 @@ import { CorpusError } from '../corpus/load-corpus.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
 import { openEngine } from '../search/index-cache/fast-start.ts';
 import { indexCacheOf } from '../search/index-cache/index-cache.ts';
+import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { MAX_LIMIT, type SearchEngine } from '../search/search-engine.ts';
 import { inertJson, stripControls } from '../text/controls.ts';
 import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
@@ -21,6 +22,8 @@ Options:
   --stdin         read one question per line from standard input
   --limit N       results per question, 1-${MAX_LIMIT} (default 3)
   --corpus PATH   a folder of articles or a .jsonl file (default: corpus/)
+  --since WHEN    only articles published from then: a year (2003), month (2015-08) or date (2015-08-01)
+  --until WHEN    only articles published until then (inclusive); undated articles are left out
   --help          show this help
 `;
 
@@ -44,7 +47,14 @@ function parse(argv: string[]) {
   const question = positionals.join(' ');
   if (!values.help && !values.stdin && question.trim() === '') throw new UsageError('no question given');
   if (values.stdin && question !== '') throw new UsageError('give a question or --stdin, not both');
-  return { ...values, limit, question };
+  let period: Period | undefined;
+  try {
+    period = parsePeriod({ since: values.since ?? null, until: values.until ?? null });
+  } catch (error) {
+    if (!(error instanceof PeriodError)) throw error;
+    throw new UsageError(`--${error.message}`);
+  }
+  return { ...values, limit, question, period };
 }
 
 function parseOptions(argv: string[]) {
@@ -56,6 +66,8 @@ function parseOptions(argv: string[]) {
       stdin: { type: 'boolean', default: false },
       limit: { type: 'string' },
       corpus: { type: 'string', default: 'corpus' },
+      since: { type: 'string' },
+      until: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -89,7 +101,10 @@ async function main(argv: string[]): Promise<number> {
 
   const style = makeStyle(wantsColour(process.stdout));
   const answerOne = async (question: string): Promise<string> => {
-    const answer = await engine.answerAsync(question, { limit: options.limit });
+    const answer = await engine.answerAsync(question, {
+      limit: options.limit,
+      ...(options.period ? { period: options.period } : {}),
+    });
     const disagreements = disagreementsIn(answer.results, engine);
     if (options.json) return `${inertJson(answerToJson(answer, disagreements))}\n`;
     const closest = answer.results.length === 0 ? await engine.closestHeadlinesAsync(question) : [];

@@ -1,4 +1,5 @@
 import type { Article } from '../corpus/article.ts';
+import { publishedDay } from '../corpus/published-date.ts';
 import { type Disagreement, formatValues } from '../factcheck/outlets-differ.ts';
 import type { Answer, AnswerResult } from '../search/answer.ts';
 import { stripControls } from '../text/controls.ts';
@@ -47,14 +48,13 @@ export function markQuote(
   return out + stripControls(result.quote.slice(at));
 }
 
-/** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed. */
+/** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed ("undated"). */
 export function citationLine(
   result: Pick<AnswerResult, 'title' | 'publisher' | 'published' | 'url'>,
   style: Style,
 ): string {
-  const source = stripControls(
-    [result.publisher, result.published].filter((part) => part !== null).join(', '),
-  );
+  const date = result.published === null ? 'undated' : publishedDay(result.published);
+  const source = stripControls([result.publisher, date].filter((part) => part !== null).join(', '));
   return [
     style.bold(stripControls(result.title)),
     source && `— ${source}`,

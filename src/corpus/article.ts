@@ -3,7 +3,7 @@ export interface ArticleMeta {
   title: string;
   publisher: string | null;
   url: string | null;
-  /** ISO date (`YYYY-MM-DD`) or date-time, as the source states it. */
+  /** ISO 8601 date (`YYYY-MM-DD`) or date-time, in the source's own time zone (`published-date.ts`). */
   published: string | null;
   author: string | null;
   language: string | null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toIsoDate } from './published-date.ts';
 
 /** An article id: what citations are made of, so it must be short, stable and safe in a file name. */
 export const ArticleId = z
@@ -23,12 +24,19 @@ export const ArticleMetaSchema = z.strictObject({
     .optional(),
   published: z
     .string()
-    .regex(
-      /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/,
-      // A date in another shape is reported once, not again as "not a real date".
-      { message: 'must be a date such as 2015-08-01 (ISO 8601)', abort: true },
-    )
-    .refine((value) => !Number.isNaN(Date.parse(value.slice(0, 10))), 'is not a real date')
+    .transform((value, ctx) => {
+      const iso = toIsoDate(value);
+      if (iso === null) {
+        ctx.addIssue({
+          code: 'custom',
+          message: /^\d{4}-\d{2}-\d{2}/.test(value)
+            ? 'is not a real date'
+            : 'must be a date such as 2015-08-01 (ISO 8601) or 26-FEB-1987 15:01:11.79',
+        });
+        return z.NEVER;
+      }
+      return iso;
+    })
     .optional(),
   author: text(200).optional(),
   language: z

@@ -1,8 +1,23 @@
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
+import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { UserError } from './errors.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
 import { renderAnswer, renderNoCoverage } from './render/answer.ts';
+
+/** The period the user wrote (`/ask`, `/sources`), checked; a bad bound is refused in plain words. */
+export function periodOf(written: { since?: string; until?: string }): Period | undefined {
+  try {
+    return parsePeriod(written);
+  } catch (error) {
+    if (error instanceof PeriodError) throw new UserError('bad-period', `${capitalise(error.message)}.`);
+    throw error;
+  }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /** What an answer said, for whoever records it: the citations shown, or that nothing answered. */
 export type AnswerOutcome =
@@ -19,6 +34,9 @@ export async function answerQuestion(
     /** Article id to answer from (`/ask source:`). */
     sourceId?: string | null;
     subject?: string;
+    /** The publication period to answer from, as written (`2003`, `2015-08`, `2015-08-01`). */
+    since?: string;
+    until?: string;
     /** Hears what the answer said (not called when the request is refused). */
     observe?: (outcome: AnswerOutcome) => void;
   },
@@ -31,16 +49,22 @@ export async function answerQuestion(
       'That source is not in the archive (it may have been removed by a reload). Pick one from the list as you type, or leave it out.',
     );
   }
+  const written = {
+    ...(request.since ? { since: request.since } : {}),
+    ...(request.until ? { until: request.until } : {}),
+  };
+  const period = periodOf(written);
   const answer = await engine.answerAsync(request.question, {
     limit: request.limit,
     offset,
     ...(source ? { articleId: source.id } : {}),
+    ...(period ? { period } : {}),
   });
   if (answer.results.length === 0) {
     if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
     const closest = await engine.closestHeadlinesAsync(request.question, 3);
     request.observe?.({ kind: 'no-coverage', corpusVersion: engine.version });
-    return renderNoCoverage(request.question, closest, source ?? null);
+    return renderNoCoverage(request.question, closest, source ?? null, written);
   }
   request.observe?.({
     kind: 'answered',
@@ -52,6 +76,7 @@ export async function answerQuestion(
     limit: request.limit,
     offset,
     source: source ?? null,
+    ...written,
     ...(request.subject ? { subject: request.subject } : {}),
     disagreements: disagreementsIn(answer.results, engine),
   });

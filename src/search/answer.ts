@@ -1,4 +1,5 @@
 import type { ArticleMeta } from '../corpus/article.ts';
+import type { Period } from './period.ts';
 
 /** How to ask the engine. */
 export interface AnswerOptions {
@@ -14,6 +15,8 @@ export interface AnswerOptions {
   offset?: number;
   /** Only answer from this article (the `/ask source:` option). */
   articleId?: string;
+  /** Only answer from articles published in this period (undated articles are left out). */
+  period?: Period;
 }
 
 /** A span of a quote that matched a question term, as `[start, end)` offsets into the quote. */

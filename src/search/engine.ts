@@ -13,6 +13,7 @@ import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
+import { inPeriod } from './period.ts';
 import { termLayout } from './proximity.ts';
 import { pickQuote, sentenceWeight } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
@@ -95,6 +96,9 @@ export interface BuildOptions {
   /** The ranking and confidence model; the fitting script tries others. */
   model?: RankingModel;
 }
+
+/** What an answer is limited to: one article, a period of publication. */
+type Scope = Pick<AnswerOptions, 'articleId' | 'period'>;
 
 interface Candidate {
   located: Located;
@@ -246,8 +250,20 @@ export class Engine extends SearchEngine {
     return term.length >= 8 ? 2 : 1;
   };
 
-  private searchOptions(articleId?: string): SearchOptions {
-    const prefix = articleId === undefined ? undefined : `${articleId}#`;
+  /** MiniSearch's options; a scope (one article, a period) is its `filter`, so counts stay right. */
+  private searchOptions(scope: Scope = {}): SearchOptions {
+    const prefix = scope.articleId === undefined ? undefined : `${scope.articleId}#`;
+    const period = scope.period;
+    const filter =
+      prefix === undefined && period === undefined
+        ? undefined
+        : (result: SearchResult) => {
+            const id = String(result.id);
+            if (prefix !== undefined && !id.startsWith(prefix)) return false;
+            return (
+              period === undefined || inPeriod(this.byCitation.get(id)?.article.published ?? null, period)
+            );
+          };
     return {
       combineWith: 'OR',
       fuzzy: this.fuzzy,
@@ -255,9 +271,7 @@ export class Engine extends SearchEngine {
       boost: { title: this.ranking.titleBoost, context: this.ranking.contextBoost },
       tokenize: splitTerms,
       processTerm: (term) => term,
-      ...(prefix === undefined
-        ? {}
-        : { filter: (result: SearchResult) => String(result.id).startsWith(prefix) }),
+      ...(filter === undefined ? {} : { filter }),
     };
   }
 
@@ -268,15 +282,16 @@ export class Engine extends SearchEngine {
   answer(question: string, options: AnswerOptions = {}): Answer {
     const limit = clamp(options.limit ?? 3, 1, MAX_LIMIT);
     const offset = clamp(options.offset ?? 0, 0, 1000);
-    const key = JSON.stringify([question, limit, offset, options.articleId ?? null]);
+    const scope: Scope = { articleId: options.articleId, period: options.period };
+    const key = JSON.stringify([question, limit, offset, options.articleId ?? null, options.period ?? null]);
     const cached = this.answers.get(key);
     if (cached) return cached;
-    const answer = this.findAnswer(question, limit, offset, options.articleId);
+    const answer = this.findAnswer(question, limit, offset, scope);
     this.answers.set(key, answer);
     return answer;
   }
 
-  private findAnswer(question: string, limit: number, offset: number, articleId: string | undefined): Answer {
+  private findAnswer(question: string, limit: number, offset: number, scope: Scope): Answer {
     const none: Answer = { query: question, results: [], hasMore: false };
     const raw = question.slice(0, MAX_QUESTION_CHARS);
     const terms = questionTerms(raw);
@@ -285,7 +300,7 @@ export class Engine extends SearchEngine {
     const type = answerTypeOf(raw);
     const shown = offset + limit;
     // A passage is shown when it is likely enough to answer; when none is, that is "no coverage".
-    const candidates = this.rank(raw, terms, type, articleId, shown * 4).filter(
+    const candidates = this.rank(raw, terms, type, scope, shown * 4).filter(
       (candidate) => candidate.confidence >= this.model.threshold,
     );
     if (candidates.length === 0) return none;
@@ -343,7 +358,7 @@ export class Engine extends SearchEngine {
     question: string,
     terms: string[],
     type: AnswerType,
-    articleId: string | undefined,
+    scope: Scope,
     wanted: number,
     everyLayout = false,
   ): Candidate[] {
@@ -355,7 +370,7 @@ export class Engine extends SearchEngine {
 
     const names = nameTerms(question);
     const options: SearchOptions = {
-      ...this.searchOptions(articleId),
+      ...this.searchOptions(scope),
       boostTerm: (term) => (names.has(term) ? w.nameBoost : 1),
     };
     const query = selective.join(' ');
@@ -533,7 +548,7 @@ export class Engine extends SearchEngine {
     const raw = question.slice(0, MAX_QUESTION_CHARS);
     const terms = questionTerms(raw);
     if (terms.length === 0) return [];
-    return this.rank(raw, terms, answerTypeOf(raw), undefined, 0, true).map((candidate) => ({
+    return this.rank(raw, terms, answerTypeOf(raw), {}, 0, true).map((candidate) => ({
       citation: candidate.located.passage.id,
       article: candidate.located.article.id,
       passage: candidate.located.passage.text,

@@ -156,6 +156,59 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     expect((JSON.parse(run.stdout) as { results: { citation: string }[] }).results[0]?.citation).toBe('w1#1');
   });
 
+  it('dates every citation: ISO 8601 in JSON, the day in text, undated articles said to be undated', async () => {
+    const json = await ask([
+      '--json',
+      '--limit',
+      '10',
+      '--corpus',
+      'test/fixtures/dated-corpus',
+      'Gravelines dock strike',
+    ]);
+    const results = (JSON.parse(json.stdout) as { results: { article: string; published: string | null }[] })
+      .results;
+    const published = Object.fromEntries(results.map((result) => [result.article, result.published]));
+    expect(published).toMatchObject({
+      'wire-1987': '1987-02-26T15:01:11.79',
+      'dock-strike-returns': '2015-08-01T23:30:00-05:00',
+      'dock-strike-undated': null,
+    });
+    const text = await ask([
+      '--limit',
+      '10',
+      '--corpus',
+      'test/fixtures/dated-corpus',
+      'Gravelines dock strike',
+    ]);
+    expect(text.stdout).toContain('GRAVELINES DOCKERS STRIKE — 1987-02-26');
+    expect(text.stdout).toContain(
+      'Gravelines dock strike returns twelve years on — Harbour Gazette, 2015-08-01',
+    );
+    expect(text.stdout).toContain(
+      'What the Gravelines dock strike means for ferries — Channel Notes, undated',
+    );
+  });
+
+  it('--since and --until keep answers to that period; a bad bound is a usage error', async () => {
+    const run = await ask([
+      '--json',
+      '--limit',
+      '10',
+      '--corpus',
+      'test/fixtures/dated-corpus',
+      '--until',
+      '1987-02-26',
+      'Gravelines dock strike',
+    ]);
+    const { results } = JSON.parse(run.stdout) as { results: { article: string }[] };
+    expect(new Set(results.map((result) => result.article))).toEqual(new Set(['wire-1987']));
+    const bad = await ask(['--since', '2015-8', 'strike']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      "--since must be a year (2003), a month (2015-08) or a date (2015-08-01); got '2015-8'",
+    );
+  });
+
   it('never writes terminal escapes or controls from the corpus or the question to the terminal', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'newsdesk-ask-'));
     const hostile = '\u001b]0;owned\u0007\u001b[2J\u009b31m\u202e';

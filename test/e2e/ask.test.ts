@@ -143,7 +143,9 @@ describe('GIVEN the bot on the bundled corpus, logged in to the stand-in Discord
     const { data } = await send(chatInput('sources', {}, member)).final();
     const text = textOf(data);
     expect(text).toContain('Sources: 3 articles');
-    expect(text).toContain('The Telegraph · 30 paragraphs · `calais-mayor-threatens-to-open-borders`');
+    expect(text).toContain(
+      'The Telegraph, undated · 30 paragraphs · `calais-mayor-threatens-to-open-borders`',
+    );
     expect(customIdsOf(data)).toEqual([]); // one page only
   });
 

@@ -106,7 +106,7 @@ describe('GIVEN a corpus with hostile text, a very long paragraph and 25 article
     expect(text).toContain('\\`rm -rf\\`');
     expect(text).toContain('\\|\\|spoiler\\|\\|');
     expect(text).toContain('\\[click here\\](https://evil.example/phish)');
-    expect(text).toContain('— The <\u200b@&123> Times · cite `hostile#1`');
+    expect(text).toContain('— The <\u200b@&123> Times, undated · cite `hostile#1`');
     const title = (data.embeds as { title: string }[])[0]!.title;
     expect(title).toBe('1. \\*\\*Bold\\*\\* claims about @\u200beveryone');
   });
@@ -124,7 +124,7 @@ describe('GIVEN a corpus with hostile text, a very long paragraph and 25 article
     expect(payloadViolations(data)).toEqual([]);
     const description = (data.embeds as { description: string }[])[0]!.description;
     expect(description).toMatch(
-      /\w(\*\*)?,? … \*\(cut; `\/cite long-meeting#1` shows it all\)\*\n— publisher unknown · cite `long-meeting#1`$/,
+      /\w(\*\*)?,? … \*\(cut; `\/cite long-meeting#1` shows it all\)\*\n— publisher unknown, undated · cite `long-meeting#1`$/,
     );
     expect(description.length).toBeLessThan(1000);
 

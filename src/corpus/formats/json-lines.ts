@@ -2,10 +2,12 @@ import { TimeSlicer } from '../../event-loop.ts';
 import type { Article } from '../article.ts';
 import { buildArticle } from '../build-article.ts';
 import { CorpusError, type CorpusProblem } from '../problems.ts';
+import { toIsoDate } from '../published-date.ts';
 import type { BulkFormat } from './format.ts';
 
 /**
- * Metadata read from a JSON Lines record (the shape of `../shared/data/*\/*.jsonl`); other fields are
+ * Metadata read from a JSON Lines record (the shape of `../shared/data/*\/*.jsonl`; `date` stands for
+ * `published` when that is absent, and leaves the article undated when unreadable); other fields are
  * ignored. Newswire dumps hold headline-only items (empty `text`: an article with no passages), items
  * without a headline (the first line of `text` stands in, as in a `.txt` file) and empty records
  * (skipped: there is nothing to cite).
@@ -51,6 +53,10 @@ async function parseJsonl(
     const meta = Object.fromEntries(
       JSONL_FIELDS.filter((key) => fields[key] != null).map((key) => [key, fields[key]]),
     );
+    // Newswire dumps (Reuters-21578) call the publication date `date`, and a few of theirs are
+    // corrupt or marked as guesswork: those articles stay undated instead of refusing the import.
+    const dumpDate = typeof fields.date === 'string' ? toIsoDate(fields.date) : null;
+    if (meta.published === undefined && dumpDate !== null) meta.published = dumpDate;
     const body = typeof fields.text === 'string' ? fields.text : '';
     if (meta.title === undefined || meta.title === '') {
       const lines = body.split('\n').map((l) => l.trim());

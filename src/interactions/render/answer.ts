@@ -23,6 +23,9 @@ export interface AnswerRequest {
   offset: number;
   /** The article the answer was limited to (`/ask source:`), if any. */
   source: Article | null;
+  /** The publication period the answer was limited to, as written (`/ask since:` / `until:`). */
+  since?: string;
+  until?: string;
   /**
    * What the answer is called in its first line.
    * @default 'your question'
@@ -46,7 +49,12 @@ export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPaylo
   const from = request.offset + 1;
   const to = request.offset + answer.results.length;
   const footer = queryFooter(
-    { question: request.question, source: request.source?.id ?? null },
+    {
+      question: request.question,
+      source: request.source?.id ?? null,
+      ...(request.since ? { since: request.since } : {}),
+      ...(request.until ? { until: request.until } : {}),
+    },
     `Results ${from}–${to}${answer.hasMore ? ' · more available' : ''}`,
   );
   const titles = answer.results.map((result, index) => {
@@ -65,7 +73,7 @@ export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPaylo
     answer.results.length === 1 ? 'One passage answers' : `${answer.results.length} passages answer`;
   const scope = request.source ? ` in *${fitText(request.source.title, 300, { render: escapeText })}*` : '';
   return {
-    content: `${count} ${request.subject ?? 'your question'}${scope}:`,
+    content: `${count} ${request.subject ?? 'your question'}${scope}${periodScope(request)}:`,
     embeds,
     components: answerButtons(answer, request),
   };
@@ -76,9 +84,10 @@ export function renderNoCoverage(
   question: string,
   closest: readonly Article[],
   source: Article | null,
+  period: { since?: string; until?: string } = {},
 ): ReplyPayload {
   const shown = fitText(question.replace(/\s+/g, ' ').trim(), 300, { render: escapeText });
-  const scope = source ? ` in *${fitText(source.title, 200, { render: escapeText })}*` : '';
+  const scope = `${source ? ` in *${fitText(source.title, 200, { render: escapeText })}*` : ''}${periodScope(period)}`;
   const embeds: APIEmbed[] =
     closest.length === 0
       ? []
@@ -99,6 +108,14 @@ export function renderNoCoverage(
     content: `**No coverage found**${scope} for “${shown}”. Nothing in the archive answers it, and a guess would be worse than no answer.`,
     embeds,
   };
+}
+
+/** ` published from 2003 to 2004`, ` published since 2015-08`, or nothing without a period. */
+function periodScope({ since, until }: { since?: string; until?: string }): string {
+  const words = [since ? `from ${since}` : '', until ? `${since ? 'to' : 'until'} ${until}` : '']
+    .filter(Boolean)
+    .join(' ');
+  return words ? ` among articles published ${escapeText(words)}` : '';
 }
 
 function resultEmbed(

@@ -1,15 +1,16 @@
 import type { ArticleMeta } from '../../corpus/article.ts';
+import { publishedDay } from '../../corpus/published-date.ts';
 import { escapeText, neutraliseMentions } from './escape.ts';
 
 /**
- * One line citing a passage: title, publisher, date, a link where known, and the citation id, e.g.
- * `— *Mayor threatened*, BBC, 2015-08-01 · [link](<https://…>) · cite \`teteghem#2\``.
+ * One line citing a passage: title, publisher, date (or "undated"), a link where known, and the
+ * citation id, e.g. `— *Mayor threatened*, BBC, 2015-08-01 · [link](<https://…>) · cite \`teteghem#2\``.
  */
 export function citationLine(meta: ArticleMeta, citation: string, options: { title?: boolean } = {}): string {
   const parts = [
     ...(options.title === false ? [] : [`*${escapeText(meta.title)}*`]),
     meta.publisher ? escapeText(meta.publisher) : 'publisher unknown',
-    ...(meta.published ? [escapeText(meta.published)] : []),
+    escapeText(dateLabel(meta.published)),
   ];
   const link = meta.url && isWebUrl(meta.url) ? ` · [link](<${safeUrl(meta.url)}>)` : '';
   return `— ${parts.join(', ')}${link} · cite ${code(citation)}`;
@@ -37,9 +38,18 @@ export function safeUrl(value: string): string {
   );
 }
 
-/** Article metadata as a short plain line: `BBC · 2015-08-01 · by Jane Doe`; empty parts left out. */
+/** The day an article was published as its source states it (`2015-08-01`), or "undated": never guessed. */
+export function dateLabel(published: string | null): string {
+  return published === null ? 'undated' : publishedDay(published);
+}
+
+/** Article metadata as a short plain line: `BBC · 2015-08-01 · by Jane Doe`; unknown author left out. */
 export function metaLine(meta: ArticleMeta): string {
-  return [meta.publisher ?? 'Publisher unknown', meta.published, meta.author ? `by ${meta.author}` : null]
+  return [
+    meta.publisher ?? 'Publisher unknown',
+    dateLabel(meta.published),
+    meta.author ? `by ${meta.author}` : null,
+  ]
     .filter((part): part is string => Boolean(part))
     .join(' · ');
 }

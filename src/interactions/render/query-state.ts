@@ -19,16 +19,27 @@ import { neutraliseMentions, stripZeroWidth } from './escape.ts';
 export interface QueryState {
   question: string;
   source: string | null;
+  /** The `/ask since:` and `until:` options as written (`Since: 2003`, `Until: 2015-08` lines). */
+  since?: string;
+  until?: string;
 }
 
 const ASKED = 'Asked: ';
 const SOURCE = 'Source: ';
+const SINCE = 'Since: ';
+const UNTIL = 'Until: ';
 
 /** The footer text holding an answer's question (and source), plus a human-readable page note. */
 export function queryFooter(state: QueryState, note: string): string {
   const question = state.question.replace(/\s+/g, ' ').trim();
   return neutraliseMentions(
-    [`${ASKED}${question}`, ...(state.source ? [`${SOURCE}${state.source}`] : []), note].join('\n'),
+    [
+      `${ASKED}${question}`,
+      ...(state.source ? [`${SOURCE}${state.source}`] : []),
+      ...(state.since ? [`${SINCE}${state.since}`] : []),
+      ...(state.until ? [`${UNTIL}${state.until}`] : []),
+      note,
+    ].join('\n'),
   );
 }
 
@@ -40,7 +51,14 @@ export function readQueryState(embeds: readonly APIEmbed[]): QueryState | null {
   const asked = lines.find((line) => line.startsWith(ASKED));
   if (!asked) return null;
   const source = lines.find((line) => line.startsWith(SOURCE));
-  return { question: asked.slice(ASKED.length), source: source ? source.slice(SOURCE.length) : null };
+  const since = lines.find((line) => line.startsWith(SINCE))?.slice(SINCE.length);
+  const until = lines.find((line) => line.startsWith(UNTIL))?.slice(UNTIL.length);
+  return {
+    question: asked.slice(ASKED.length),
+    source: source ? source.slice(SOURCE.length) : null,
+    ...(since ? { since } : {}),
+    ...(until ? { until } : {}),
+  };
 }
 
 /** custom_id builders; see the module comment for the scheme. */

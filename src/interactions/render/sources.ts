@@ -1,8 +1,8 @@
 import { type APIButtonComponent, type APIEmbed, ButtonStyle, ComponentType } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { code } from './citation.ts';
-import { escapeText } from './escape.ts';
+import { code, dateLabel } from './citation.ts';
+import { escapeText, stripZeroWidth } from './escape.ts';
 import { Limits } from './limits.ts';
 import { customIds } from './query-state.ts';
 import { fitText } from './truncate.ts';
@@ -10,12 +10,36 @@ import { fitText } from './truncate.ts';
 /** Articles listed per page of `/sources`. */
 export const SOURCES_PER_PAGE = 10;
 
+/** How a `/sources` listing is ordered and narrowed; kept in its footer for the page buttons. */
+export interface SourcesView {
+  order?: 'newest' | 'oldest';
+  since?: string;
+  until?: string;
+}
+
+const VIEW_LINES = { order: 'Order: ', since: 'Since: ', until: 'Until: ' } as const;
+
+/** The view a `/sources` page was rendered with, read back from its footer. */
+export function readSourcesView(embeds: readonly APIEmbed[]): SourcesView {
+  const lines = stripZeroWidth(embeds.at(-1)?.footer?.text ?? '').split('\n');
+  const value = (prefix: string) => lines.find((line) => line.startsWith(prefix))?.slice(prefix.length);
+  const order = value(VIEW_LINES.order);
+  const since = value(VIEW_LINES.since);
+  const until = value(VIEW_LINES.until);
+  return {
+    ...(order === 'newest' || order === 'oldest' ? { order } : {}),
+    ...(since ? { since } : {}),
+    ...(until ? { until } : {}),
+  };
+}
+
 /** One page (0-based) of the articles in the corpus, with Previous / Next buttons. */
 export function renderSources(
   articles: readonly Article[],
   page: number,
   query: string,
   totalInCorpus: number,
+  view: SourcesView = {},
 ): ReplyPayload {
   const pages = Math.max(1, Math.ceil(articles.length / SOURCES_PER_PAGE));
   const current = Math.min(Math.max(0, page), pages - 1);
@@ -24,18 +48,29 @@ export function renderSources(
   const lines = shown.map((article, index) => {
     const rank = current * SOURCES_PER_PAGE + index + 1;
     const paragraphs = new Set(article.passages.map((passage) => passage.paragraph)).size;
-    const meta = [article.publisher ?? 'publisher unknown', article.published].filter(Boolean).join(', ');
+    const meta = `${article.publisher ?? 'publisher unknown'}, ${dateLabel(article.published)}`;
     const tail = ` — ${escapeText(meta)} · ${paragraphs} paragraph${paragraphs === 1 ? '' : 's'} · ${code(article.id)}`;
     const title = fitText(article.title, Math.max(40, perLine - tail.length - 10), { render: escapeText });
     return `${rank}. **${title}**${tail.length < perLine - 40 ? tail : ` · ${code(fitText(article.id, 60))}`}`;
   });
-  const heading = query
-    ? `Sources matching “${fitText(query, 80, { render: escapeText })}”: ${articles.length} of ${totalInCorpus}`
-    : `Sources: ${totalInCorpus} article${totalInCorpus === 1 ? '' : 's'}`;
+  const period = [view.since ? `from ${view.since}` : '', view.until ? `until ${view.until}` : '']
+    .filter(Boolean)
+    .join(' ');
+  const heading =
+    query || period
+      ? `Sources${query ? ` matching “${fitText(query, 80, { render: escapeText })}”` : ''}${period ? ` published ${escapeText(period)}` : ''}: ${articles.length} of ${totalInCorpus}`
+      : `Sources: ${totalInCorpus} article${totalInCorpus === 1 ? '' : 's'}`;
   const embed: APIEmbed = {
     title: fitText(heading, Limits.embedTitle),
     description: lines.length > 0 ? lines.join('\n') : 'No article matches; try fewer words.',
-    footer: { text: `Page ${current + 1} of ${pages} · /cite <article>#<paragraph> quotes a paragraph` },
+    footer: {
+      text: [
+        `Page ${current + 1} of ${pages} · /cite <article>#<paragraph> quotes a paragraph`,
+        ...(Object.keys(VIEW_LINES) as (keyof SourcesView)[]).flatMap((key) =>
+          view[key] ? [`${VIEW_LINES[key]}${view[key]}`] : [],
+        ),
+      ].join('\n'),
+    },
     color: 0x5865f2,
   };
   const button = (label: string, target: number, disabled: boolean): APIButtonComponent => ({

@@ -45,6 +45,23 @@ describe('collapseWhitespace', () => {
 });
 
 describe('renderAnswer', () => {
+  it('cites the day an article states, and says "undated" rather than leave a date out', () => {
+    const reply = renderAnswer(
+      {
+        query: 'who?',
+        results: [
+          result({ published: '1987-02-26T15:01:11.79', url: null }),
+          result({ citation: 'seed#1', published: null, url: null }),
+        ],
+        hasMore: false,
+      },
+      { question: 'who?', limit: 3, offset: 0, source: null },
+    );
+    const descriptions = reply.embeds?.map((embed) => embed.description);
+    expect(descriptions?.[0]).toContain('— BBC, 1987-02-26 · cite `mayor#2`');
+    expect(descriptions?.[1]).toContain('— BBC, undated · cite `seed#1`');
+  });
+
   it('renders each passage as a quote with a citation line: publisher, date, link and citation id', () => {
     const reply = renderAnswer(
       { query: 'who?', results: [result({ alsoReportedBy: ['other#4'] })], hasMore: false },

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../../src/corpus/load-corpus.ts';
 import { startEngine, startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
 import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from '../../support/temp-corpus.ts';
+import { copyOfBundledCorpus, DATED_CORPUS, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 
 let root: string;
 let folder: string;
@@ -31,6 +31,16 @@ describe('startEngine with the index cache', () => {
     expect(warm.engine.version).toBe(cold.engine.version);
     expect(warm.engine.passageCount).toBe(cold.engine.passageCount);
     expect(warm.engine.answer(QUESTION)).toEqual(cold.engine.answer(QUESTION));
+  });
+
+  it('restores an engine whose citations keep their dates', async () => {
+    const cold = await startEngine({ corpusPath: DATED_CORPUS, cache });
+    const warm = await startEngine({ corpusPath: DATED_CORPUS, cache });
+    expect(warm.from).toBe('cache');
+    const dates = (engine: typeof warm.engine) =>
+      engine.answer('Gravelines dock strike', { limit: 10 }).results.map((r) => [r.citation, r.published]);
+    expect(dates(warm.engine)).toEqual(dates(cold.engine));
+    expect(dates(warm.engine)).toContainEqual(['wire-1987#1', '1987-02-26T15:01:11.79']);
   });
 
   it('rebuilds when the corpus changed, keeping one file per corpus: the first is still a hit', async () => {

@@ -13,7 +13,7 @@ import { memoryLogger, silentLogger } from '../../../src/logging/logger.ts';
 import { runConsole } from '../../../src/transports/console/console.ts';
 import { type ConsoleIdentity, parseLine } from '../../../src/transports/console/parse-line.ts';
 import { COLOUR, markdown, PLAIN } from '../../../src/transports/console/render-text.ts';
-import { copyOfBundledCorpus, LIGHTHOUSE } from '../../support/temp-corpus.ts';
+import { copyOfBundledCorpus, DATED_CORPUS, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 
 const identity: ConsoleIdentity = {
   userId: 'console',
@@ -85,6 +85,27 @@ describe('the local console', () => {
     expect(out).toContain('Results 4–6');
     expect(out).toMatch(/\(only you can see this\)\nContext of teteghem|Context of calais/);
     expect(out).toContain('There is no such button on the last reply.');
+  });
+
+  it('narrows /ask to a period with since: and until:, dating every citation', async () => {
+    const dated = createDispatchContext({
+      commands,
+      library: await Library.open(DATED_CORPUS),
+      config: loadConfig({ RATE_LIMIT_QUESTIONS: '100' }),
+      logger: memoryLogger(),
+    });
+    const out = await session(dated, [
+      '/ask Gravelines dock strike since:2015-08 until:2015-08-01',
+      '/ask Gravelines dock strike until:yesterday',
+    ]);
+    expect(out).toContain(
+      '2 passages answer your question among articles published from 2015-08 to 2015-08-01:',
+    );
+    expect(out).toContain('— Harbour Gazette, 2015-08-01 · cite dock-strike-returns#1');
+    expect(out).not.toMatch(/cite (dock-strike-ends|wire-2015|dock-strike-undated)/);
+    expect(out).toContain(
+      "Until must be a year (2003), a month (2015-08) or a date (2015-08-01); got 'yesterday'.",
+    );
   });
 
   it('checks a claim as "Find coverage" does, and shows what autocomplete suggests', async () => {
