@@ -109,7 +109,7 @@ describe('loadCorpus', () => {
     });
     expect((await problemsOf(dir)).sort()).toEqual([
       `${join(dir, 'blank.md')}:1: file is empty`,
-      `${join(dir, 'date.md')}:3: published must be a date such as 2015-08-01 (ISO 8601)`,
+      `${join(dir, 'date.md')}:3: published must be a date such as 2015-08-01 (ISO 8601) or 26-FEB-1987 15:01:11.79`,
       `${join(dir, 'empty.md')}:1: file is empty`,
     ]);
   });
