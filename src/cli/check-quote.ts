@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { CorpusError, loadCorpus } from '../corpus/load-corpus.ts';
 import { checkQuote, MAX_QUOTE_CHARS } from '../factcheck/check-quote.ts';
 import { Engine } from '../search/engine.ts';
+import { inertJson, stripControls } from '../text/controls.ts';
 import { makeStyle, wantsColour } from './render-answer.ts';
 import { quoteCheckToJson, renderQuoteCheck } from './render-quote-check.ts';
 
@@ -55,13 +56,13 @@ async function main(argv: string[]): Promise<number> {
     engine = Engine.build(await loadCorpus(options.corpus));
   } catch (error) {
     if (!(error instanceof CorpusError)) throw error;
-    process.stderr.write(`check-quote: ${error.message}\n`);
+    process.stderr.write(`check-quote: ${stripControls(error.message)}\n`);
     return 1;
   }
   const check = await checkQuote(engine, options.quote);
   process.stdout.write(
     options.json
-      ? `${JSON.stringify(quoteCheckToJson(check))}\n`
+      ? `${inertJson(quoteCheckToJson(check))}\n`
       : renderQuoteCheck(check, makeStyle(wantsColour(process.stdout))),
   );
   return 0;

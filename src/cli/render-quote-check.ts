@@ -1,4 +1,5 @@
 import type { QuoteCheck } from '../factcheck/check-quote.ts';
+import { stripControls } from '../text/controls.ts';
 import { citationLine, type Style } from './render-answer.ts';
 
 const HEADLINES = {
@@ -8,31 +9,34 @@ const HEADLINES = {
   'not-found': 'Not found: no passage in the coverage carries these words.',
 } as const;
 
-/** A quote check as a person reads it in a terminal: the diff in `[-dropped-]` / `{+added+}` form. */
+/**
+ * A quote check as a person reads it in a terminal: the diff in `[-dropped-]` / `{+added+}` form. The
+ * quotation and corpus text are stripped of control characters, as `npm run ask` does.
+ */
 export function renderQuoteCheck(check: QuoteCheck, style: Style): string {
   const lines: string[] = [style.bold(HEADLINES[check.verdict])];
   if (check.source === null) {
-    lines.push(`  “${check.quote}”`);
+    lines.push(`  “${stripControls(check.quote)}”`);
     return `${lines.join('\n')}\n`;
   }
   const diff = check.diff
     .map((part) =>
       part.op === 'same'
-        ? part.text
+        ? stripControls(part.text)
         : part.op === 'added'
-          ? style.highlight(`{+${part.text}+}`)
-          : style.dim(`[-${part.text}-]`),
+          ? style.highlight(`{+${stripControls(part.text)}+}`)
+          : style.dim(`[-${stripControls(part.text)}-]`),
     )
     .join(' ');
   lines.push(`  “${diff}”`);
   if (check.diff.some((part) => part.op !== 'same'))
     lines.push(style.dim('  {+…+} only in the quote · [-…-] only in the coverage'));
-  if (check.speaker) lines.push(`  Speaker: ${check.speaker}`);
+  if (check.speaker) lines.push(`  Speaker: ${stripControls(check.speaker)}`);
   lines.push(`  ${citationLine(check.source.article, style)}`);
-  lines.push(`  ${style.dim(`[${check.source.citation}]`)}`);
+  lines.push(`  ${style.dim(`[${stripControls(check.source.citation)}]`)}`);
   if (check.earliest && check.earliest.citation !== check.source.citation)
     lines.push(
-      `  Earliest with these words: ${citationLine(check.earliest.article, style)} ${style.dim(`[${check.earliest.citation}]`)}`,
+      `  Earliest with these words: ${citationLine(check.earliest.article, style)} ${style.dim(`[${stripControls(check.earliest.citation)}]`)}`,
     );
   return `${lines.join('\n')}\n`;
 }
