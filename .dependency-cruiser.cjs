@@ -1,6 +1,6 @@
 /**
- * `npm run check:cycles` (part of `npm test`): no module may import itself through others. An import
- * cycle makes load order decide behaviour and ties modules that should change apart.
+ * `npm run check:cycles` (part of `npm test`): no module may import itself through others, and the
+ * folder boundaries the READMEs state that a stray import would quietly break are enforced here.
  */
 module.exports = {
   forbidden: [
@@ -10,6 +10,32 @@ module.exports = {
       comment: 'An import cycle: cut it by moving the shared part into a module both may import.',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'files-imports-only-node',
+      severity: 'error',
+      comment:
+        'src/files/ (atomic writes) is imported by the corpus store, the index cache, feeds and the PID file: it may import nothing of the project.',
+      from: { path: '^src/files/' },
+      to: { path: '^(src|commands)/', pathNot: '^src/files/' },
+    },
+    {
+      name: 'search-knows-no-reloads-nor-discord',
+      severity: 'error',
+      comment:
+        'src/search/ serves every front end: it knows nothing of reloads, corpus editing, Discord or the commands. What it shares with them lives in a folder both may import (src/corpus/, src/files/, src/text/).',
+      from: { path: '^src/search/' },
+      to: {
+        path: '^(src/(lifecycle|corpus-editing|interactions|transports|feeds|community|import)/|commands/|node_modules/discord)',
+      },
+    },
+    {
+      name: 'core-never-imports-commands',
+      severity: 'error',
+      comment:
+        'Commands build on the core; start-up (src/bootstrap.ts) and deploy-commands hand the list to whoever needs it.',
+      from: { path: '^src/', pathNot: '^src/(bootstrap|deploy-commands)\\.ts$' },
+      to: { path: '^commands/' },
     },
   ],
   options: {

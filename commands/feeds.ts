@@ -1,12 +1,12 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import { describeFailure } from '../src/feeds/feed-poller.ts';
-import { renderFeedAdded, renderFeedList } from '../src/feeds/feed-replies.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import type { FeedsAdministration } from '../src/interactions/library-view.ts';
 import { code } from '../src/interactions/render/citation.ts';
 import { escapeText } from '../src/interactions/render/escape.ts';
+import { renderFeedAdded, renderFeedList } from '../src/interactions/render/feeds.ts';
 
 const Options = z.discriminatedUnion('subcommand', [
   z.object({ subcommand: z.literal('add'), url: z.string().trim().min(1).max(2000) }),

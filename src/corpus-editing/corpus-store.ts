@@ -3,14 +3,14 @@ import path from 'node:path';
 import type { Article, Corpus } from '../corpus/article.ts';
 import { formatOf } from '../corpus/formats/index.ts';
 import { CorpusError, type CorpusProblem, parseArticleFile } from '../corpus/load-corpus.ts';
-import { HostileFileNameError, safeArticleName } from './article-file-name.ts';
 import {
   FileExistsError,
   isErrnoException,
   isTemporaryName,
   removeFileDurably,
   writeFileAtomic,
-} from './atomic-write.ts';
+} from '../files/atomic-write.ts';
+import { HostileFileNameError, safeArticleName } from './article-file-name.ts';
 
 /** The largest article file `/corpus add` accepts, in bytes. */
 export const MAX_ARTICLE_BYTES = 512 * 1024;

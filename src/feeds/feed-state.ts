@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { isErrnoException, writeFileAtomic } from '../corpus-editing/atomic-write.ts';
+import { isErrnoException, writeFileAtomic } from '../files/atomic-write.ts';
 
 /** How many GUIDs and URLs a feed remembers: far more than any feed lists at once. */
 const SEEN_KEPT = 5000;

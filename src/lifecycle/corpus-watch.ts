@@ -1,7 +1,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isTemporaryName } from '../corpus-editing/atomic-write.ts';
+import { isTemporaryName } from '../files/atomic-write.ts';
 
 /** Options of {@link watchCorpus}. */
 export interface CorpusWatchOptions {

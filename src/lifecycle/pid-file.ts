@@ -1,5 +1,5 @@
 import { readFileSync, unlinkSync } from 'node:fs';
-import { writeFileAtomic } from '../corpus-editing/atomic-write.ts';
+import { writeFileAtomic } from '../files/atomic-write.ts';
 
 /**
  * Writes this process's id to `file`, so an operator can `kill -HUP "$(cat file)"` the process that

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Corpus } from '../../corpus/article.ts';
-import { writeFileAtomic } from '../../corpus-editing/atomic-write.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { Engine, type SerializedEngine } from '../engine.ts';
 import { writeJsonYielding } from './json-chunks.ts';
 

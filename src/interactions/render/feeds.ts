@@ -1,7 +1,7 @@
-import type { ReplyPayload } from '../interactions/incoming.ts';
-import { escapeText } from '../interactions/render/escape.ts';
-import { fitText } from '../interactions/render/truncate.ts';
-import type { FeedRecord } from './feed-state.ts';
+import type { FeedRecord } from '../../feeds/feed-state.ts';
+import type { ReplyPayload } from '../incoming.ts';
+import { escapeText } from './escape.ts';
+import { fitText } from './truncate.ts';
 
 /** Feeds shown by `/feeds list` before "and N more" (an embed holds at most 6000 characters). */
 const FEEDS_SHOWN = 8;
