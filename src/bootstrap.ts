@@ -4,6 +4,7 @@ import { type RunningCommunity, startCommunity } from './community/start-communi
 import { type Config, ConfigError } from './config.ts';
 import { CorpusError } from './corpus/load-corpus.ts';
 import { openFeeds } from './feeds/start-feeds.ts';
+import type { AnyCommand } from './interactions/command.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
 import type { ChannelPoster } from './interactions/watch-notifier.ts';
@@ -41,6 +42,8 @@ export async function bootstrap(options: {
   rateLimited?: boolean;
   /** Where answers to watched questions are posted; without one they are kept but not posted. */
   poster?: ChannelPoster;
+  /** The commands to offer. @default every command in `commands/index.ts` */
+  commands?: readonly AnyCommand[];
 }): Promise<Bootstrapped> {
   const { config, logger, progress } = options;
   const { library, lifecycle } = await openLibrary({ config, logger, progress });
@@ -55,7 +58,7 @@ export async function bootstrap(options: {
   // Under the ShardingManager, /about lists every shard; the coordinator exists once the client does.
   let running: RunningLifecycle | undefined;
   const ctx = createDispatchContext({
-    commands,
+    commands: options.commands ?? commands,
     library,
     config,
     logger,

@@ -1,12 +1,9 @@
-import { commands } from '../../commands/index.ts';
+import { bootstrap } from '../../src/bootstrap.ts';
 import type { Community } from '../../src/community/community.ts';
-import { startCommunity } from '../../src/community/start-community.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createDispatchContext } from '../../src/interactions/context.ts';
 import type { DispatchContext } from '../../src/interactions/dispatch.ts';
 import type { LibraryView } from '../../src/interactions/library-view.ts';
 import type { Library } from '../../src/library.ts';
-import { openLibrary } from '../../src/lifecycle/start-lifecycle.ts';
 import { memoryLogger } from '../../src/logging/logger.ts';
 import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
 import { restPoster } from '../../src/transports/rest-poster.ts';
@@ -33,8 +30,9 @@ export interface Harness {
 }
 
 /**
- * The real bot, as `npm start` wires it (config from environment variables, `openLibrary` with the
- * index on a worker thread, the discord.js gateway client), logged in to a fresh stand-in Discord.
+ * The real bot, started as `npm start` starts it (config from environment variables, `bootstrap()` with
+ * the index on a worker thread, the discord.js gateway client, then the lifecycle given that client),
+ * logged in to a fresh stand-in Discord.
  */
 export async function startHarness(
   options: {
@@ -56,34 +54,28 @@ export async function startHarness(
     ...options.env,
   });
   const logger = memoryLogger();
-  // Its start-up line goes elsewhere: `logger` holds what the bot logs while it serves.
-  const { library, lifecycle } = await openLibrary({ config, logger: memoryLogger() });
-  const records = startCommunity({
+  const app = await bootstrap({
     config,
     logger,
     poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
-    onReloaded: (listener) => lifecycle.onReloaded(listener),
   });
-  const ctx = createDispatchContext({
-    commands,
-    library: options.wrap?.(library) ?? library,
-    corpus: lifecycle,
-    config,
-    logger,
-    community: records.community,
-  });
+  // `logger` holds what the bot logs while it serves, not its start-up lines.
+  logger.events.splice(0);
+  const ctx: DispatchContext = options.wrap ? { ...app.ctx, library: options.wrap(app.library) } : app.ctx;
   const bot = await startGatewayBot({ token: discord.token, apiBase: config.DISCORD_API_BASE, ctx });
+  const running = await app.startLifecycle(bot.client);
   return {
     discord,
     bot,
-    library,
+    library: app.library,
     logger,
     ctx,
-    community: records.community,
+    community: app.records.community,
     async stop() {
+      running.stop();
       await bot.stop();
-      records.stop();
-      library.engine.close();
+      app.records.stop();
+      app.library.engine.close();
       await discord.close();
     },
   };

@@ -1,10 +1,8 @@
 import type { Server } from 'node:http';
-import { commands } from '../../../../commands/index.ts';
+import { bootstrap } from '../../../../src/bootstrap.ts';
 import { loadConfig } from '../../../../src/config.ts';
 import type { AnyCommand } from '../../../../src/interactions/command.ts';
-import { createDispatchContext } from '../../../../src/interactions/context.ts';
 import type { Library } from '../../../../src/library.ts';
-import { openLibrary } from '../../../../src/lifecycle/start-lifecycle.ts';
 import { memoryLogger } from '../../../../src/logging/logger.ts';
 import {
   createInteractionServer,
@@ -46,38 +44,37 @@ export async function startEndpoint(
   const config = loadConfig({
     DISCORD_PUBLIC_KEY: discord.publicKeyHex,
     INDEX_CACHE_DIR: '',
+    // Nothing is stored unless a test gives a DATA_DIR of its own.
+    DATA_DIR: '',
     ...options.env,
+    CORPUS_PATH: 'corpus',
   });
   const logger = memoryLogger();
-  // As `npm run start:http` opens it: the index on a worker thread.
-  // Its start-up line goes elsewhere: `logger` holds what the endpoint logs.
-  const { library, lifecycle } = await openLibrary({
-    config: { ...config, CORPUS_PATH: 'corpus' },
-    logger: memoryLogger(),
-  });
+  // As `npm run start:http` starts: the shared bootstrap (the index on a worker thread), the endpoint,
+  // then the lifecycle.
+  const app = await bootstrap({ config, logger, commands: options.commands });
+  // `logger` holds what the endpoint logs while it serves, not its start-up lines.
+  logger.events.splice(0);
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY ?? '',
-    library,
+    library: app.library,
     apiBase: config.DISCORD_API_BASE,
     ...options.server,
-    context: createDispatchContext({
-      library,
-      corpus: lifecycle,
-      config,
-      logger,
-      commands: options.commands ?? commands,
-    }),
+    context: app.ctx,
   });
+  const running = await app.startLifecycle();
   const base = await listen(server);
   return {
     base,
     url: `${base}/interactions`,
     discord,
-    library,
+    library: app.library,
     logger,
     server,
     close: () => {
-      library.engine.close();
+      running.stop();
+      app.records.stop();
+      app.library.engine.close();
       return close(server);
     },
   };
