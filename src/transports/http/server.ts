@@ -18,7 +18,7 @@ import type { IncomingInteraction } from '../../interactions/incoming.ts';
 import type { LibraryView } from '../../interactions/library-view.ts';
 import { ephemeral, finalizeReply } from '../../interactions/render/payload.ts';
 import type { Logger } from '../../logging/logger.ts';
-import { admitRequest } from './admit-request.ts';
+import { type AdmissionOptions, admitRequest, type Refusal } from './admit-request.ts';
 import { ByteBudget } from './byte-budget.ts';
 import { type FirstResponse, HttpResponder } from './http-responder.ts';
 import { LogThrottle } from './log-throttle.ts';
@@ -79,6 +79,7 @@ export interface InteractionServerOptions {
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 const CLOSING_JSON_HEADERS = { ...JSON_HEADERS, connection: 'close' } as const;
+const NOT_HANDLED = 'Newsdesk does not handle this kind of interaction.';
 
 /**
  * The HTTP interactions endpoint: `POST /interactions` (signed by Discord), `GET /healthz` and
@@ -86,192 +87,82 @@ const CLOSING_JSON_HEADERS = { ...JSON_HEADERS, connection: 'close' } as const;
  * Returns the server unstarted: call `listen()`.
  */
 export function createInteractionServer(options: InteractionServerOptions): Server {
-  const publicKey =
-    typeof options.publicKey === 'string' ? publicKeyFromHex(options.publicKey) : options.publicKey;
-  const admission = {
-    publicKey,
-    maxBodyBytes: options.maxBodyBytes ?? 262_144,
-    replayGuard: new ReplayGuard({ toleranceSeconds: options.timestampToleranceSeconds ?? 300 }),
-    unverifiedBytes: new ByteBudget(options.maxUnverifiedBytes ?? 16 * 2 ** 20),
-  };
+  const endpoint = new InteractionEndpoint(options);
   const maxConnections = options.maxConnections ?? 512;
   let connections = 0;
-  const metrics = new EndpointMetrics();
-  const webhook = new WebhookClient({
-    apiBase: options.apiBase,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-  const logger: Logger = options.context.logger;
-  const refusals = new LogThrottle(logger);
-  const context: DispatchContext = { ...options.context, library: options.library };
-  const acknowledgeAfterMs = options.acknowledgeAfterMs ?? 2_500;
-  const reloads = new ReloadCounter();
-  const startedAt = performance.timeOrigin;
-
-  /**
-   * Admits and reads one POST: refused, malformed and PING requests are answered here (`undefined`);
-   * anything else comes back as the interaction to dispatch (`incoming` null for a kind not handled).
-   */
-  const readInteraction = async (
-    request: IncomingMessage,
-    response: ServerResponse,
-    finish: (command: string, outcome: Outcome) => void,
-  ): Promise<{ raw: APIInteraction; incoming: IncomingInteraction | null } | undefined> => {
-    const admitted = await admitRequest(request, admission);
-    if (!admitted.admitted) {
-      // An unread body may still be arriving; closing is cheaper than reading it to keep the connection.
-      const headers = admitted.bodyUnread ? CLOSING_JSON_HEADERS : JSON_HEADERS;
-      sendJson(response, admitted.status, { error: admitted.message }, headers);
-      finish('none', admitted.outcome);
-      if (admitted.outcome === 'aborted' || admitted.outcome === 'overloaded') {
-        // Worth an operator's attention, but anyone can cause them: one line per kind per 10 s.
-        refusals.warn(admitted.outcome, 'request refused', {
-          status: admitted.status,
-          reason: admitted.message,
-        });
-      } else {
-        // Debug only: Discord's own probes send forged requests, and a flood must not flood the log too.
-        logger.debug('request refused', { status: admitted.status, reason: admitted.message });
-      }
-      return undefined;
-    }
-    const raw = parseInteraction(admitted.body);
-    if (raw === undefined) {
-      sendJson(response, 400, { error: 'body is not an interaction' });
-      finish('none', 'bad_request');
-      return undefined;
-    }
-    if (raw.type === InteractionType.Ping) {
-      sendJson(response, 200, { type: InteractionResponseType.Pong });
-      finish('ping', 'answered');
-      return undefined;
-    }
-    try {
-      return { raw, incoming: fromApiInteraction(raw) };
-    } catch (error) {
-      logger.warn('interaction payload not understood', {
-        interaction: raw.id,
-        reason: error instanceof Error ? error.message : String(error),
-      });
-      sendJson(response, 400, { error: 'interaction payload not understood' });
-      finish('none', 'bad_request');
-      return undefined;
-    }
-  };
-
-  /** Dispatches, acknowledging for the handler if it has not answered within `acknowledgeAfterMs`. */
-  const dispatchBeforeDeadline = async (
-    raw: APIInteraction,
-    incoming: IncomingInteraction,
-    responder: HttpResponder,
-  ): Promise<DispatchOutcome> => {
-    const kind =
-      incoming.kind === 'autocomplete' ? 'autocomplete' : incoming.kind === 'button' ? 'update' : 'message';
-    const deadline = setTimeout(() => {
-      responder
-        .autoDefer(kind)
-        .catch((error: unknown) =>
-          logger.error('could not acknowledge a slow interaction', { interaction: raw.id, error }),
-        );
-    }, acknowledgeAfterMs);
-    try {
-      // Documented never to reject (every failure becomes a private reply); this is belt and braces.
-      return await dispatchInteraction(incoming, responder, context);
-    } catch (error) {
-      logger.error('dispatcher rejected', { interaction: raw.id, error });
-      return { name: 'unknown', outcome: 'error' };
-    } finally {
-      clearTimeout(deadline);
-    }
-  };
-
-  const serveInteraction = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const started = process.hrtime.bigint();
-    const read = await readInteraction(request, response, (command, outcome) =>
-      metrics.record(command, outcome, elapsedSeconds(started)),
-    );
-    if (read === undefined) return;
-    const { raw, incoming } = read;
-    reloads.observe(options.library.engine);
-    let respondedAfter = 0;
-    const responder = new HttpResponder({
-      applicationId: options.applicationId ?? raw.application_id,
-      token: raw.token,
-      webhook,
-      respond: (body) => {
-        respondedAfter = elapsedSeconds(started);
-        return sendJson(response, 200, body);
-      },
-    });
-    if (incoming === null) {
-      await responder.reply(
-        finalizeReply(ephemeral({ content: 'Newsdesk does not handle this kind of interaction.' })),
-      );
-      metrics.record(rawLabel(raw), 'ignored', respondedAfter);
-      return;
-    }
-    let result = await dispatchBeforeDeadline(raw, incoming, responder);
-    if (responder.firstResponse === undefined) {
-      logger.error('interaction ended without an answer', { interaction: raw.id, command: result.name });
-      await responder.reply(finalizeReply(ephemeral({ content: APOLOGY })));
-      result = { ...result, outcome: 'error' };
-    }
-    metrics.record(result.name, outcomeOf(result, responder.firstResponse), respondedAfter);
-  };
-
-  const serveHealth = (response: ServerResponse): void => {
-    const engine = options.library.engine;
-    reloads.observe(engine);
-    sendJson(response, 200, {
-      status: 'ok',
-      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-      corpus: {
-        version: engine.version,
-        articles: engine.articles().length,
-        passages: engine.passageCount,
-        loadedAt: options.library.loadedAt.toISOString(),
-      },
-    });
-  };
-
-  const serveMetrics = async (response: ServerResponse): Promise<void> => {
-    const engine = options.library.engine;
-    reloads.observe(engine);
-    const text = await metrics.render({
-      version: engine.version,
-      articles: engine.articles().length,
-      passages: engine.passageCount,
-      loadedAt: options.library.loadedAt,
-      reloads: reloads.count,
-    });
-    response.writeHead(200, { 'content-type': metrics.contentType });
-    response.end(text);
-  };
-
-  const routes: Record<
-    string,
-    { methods: string[]; serve: (request: IncomingMessage, response: ServerResponse) => unknown }
-  > = {
-    '/interactions': { methods: ['POST'], serve: serveInteraction },
-    '/healthz': { methods: ['GET', 'HEAD'], serve: (_request, response) => serveHealth(response) },
-    '/metrics': { methods: ['GET', 'HEAD'], serve: (_request, response) => serveMetrics(response) },
-  };
-
   // Node checks headersTimeout and requestTimeout only this often (30 s by default), which let a client
   // trickling its headers hold a socket for 40 s against a 10 s limit.
   const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
-    if (connections > maxConnections) {
-      sendJson(response, 503, { error: 'too many connections; try again' }, CLOSING_JSON_HEADERS);
-      metrics.record('none', 'overloaded', 0);
-      refusals.warn('connections', 'request refused', {
-        status: 503,
-        reason: 'too many connections',
-        connections,
-      });
-      return;
-    }
+    if (connections > maxConnections) endpoint.refuseOverloaded(response, connections);
+    else endpoint.route(request, response);
+  });
+  // Discord delivers whole requests at once; a client trickling one in is holding a socket for nothing.
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 10_000;
+  server.on('connection', (socket: Socket) => {
+    connections += 1;
+    socket.once('close', () => {
+      connections -= 1;
+    });
+  });
+  return server;
+}
+
+type Route = { methods: string[]; serve: (request: IncomingMessage, response: ServerResponse) => unknown };
+
+/** What the endpoint serves, request by request; `createInteractionServer` puts it on a socket. */
+class InteractionEndpoint {
+  readonly #options: InteractionServerOptions;
+  readonly #admission: AdmissionOptions;
+  readonly #metrics = new EndpointMetrics();
+  readonly #webhook: WebhookClient;
+  readonly #logger: Logger;
+  readonly #refusals: LogThrottle;
+  readonly #context: DispatchContext;
+  readonly #acknowledgeAfterMs: number;
+  readonly #reloads = new ReloadCounter();
+  readonly #startedAt = performance.timeOrigin;
+  readonly #routes: Record<string, Route> = {
+    '/interactions': {
+      methods: ['POST'],
+      serve: (request, response) => this.#serveInteraction(request, response),
+    },
+    '/healthz': { methods: ['GET', 'HEAD'], serve: (_request, response) => this.#serveHealth(response) },
+    '/metrics': { methods: ['GET', 'HEAD'], serve: (_request, response) => this.#serveMetrics(response) },
+  };
+
+  constructor(options: InteractionServerOptions) {
+    this.#options = options;
+    const publicKey =
+      typeof options.publicKey === 'string' ? publicKeyFromHex(options.publicKey) : options.publicKey;
+    this.#admission = {
+      publicKey,
+      maxBodyBytes: options.maxBodyBytes ?? 262_144,
+      replayGuard: new ReplayGuard({ toleranceSeconds: options.timestampToleranceSeconds ?? 300 }),
+      unverifiedBytes: new ByteBudget(options.maxUnverifiedBytes ?? 16 * 2 ** 20),
+    };
+    this.#webhook = new WebhookClient({ apiBase: options.apiBase, fetch: options.fetch });
+    this.#logger = options.context.logger;
+    this.#refusals = new LogThrottle(this.#logger);
+    this.#context = { ...options.context, library: options.library };
+    this.#acknowledgeAfterMs = options.acknowledgeAfterMs ?? 2_500;
+  }
+
+  /** A request on a connection past `maxConnections`: 503, not read. */
+  refuseOverloaded(response: ServerResponse, connections: number): void {
+    sendJson(response, 503, { error: 'too many connections; try again' }, CLOSING_JSON_HEADERS);
+    this.#metrics.record('none', 'overloaded', 0);
+    this.#refusals.warn('connections', 'request refused', {
+      status: 503,
+      reason: 'too many connections',
+      connections,
+    });
+  }
+
+  /** Finds the request's route (404, or 405 naming the allowed methods) and serves it; a failure is a 500. */
+  route(request: IncomingMessage, response: ServerResponse): void {
     const path = (request.url ?? '/').split('?', 1)[0] ?? '/';
-    const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
+    const route = Object.hasOwn(this.#routes, path) ? this.#routes[path] : undefined;
     if (!route) {
       sendJson(response, 404, { error: 'not found' }, CLOSING_JSON_HEADERS);
       return;
@@ -288,21 +179,158 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
     Promise.resolve()
       .then(() => route.serve(request, response))
       .catch((error: unknown) => {
-        logger.error('request failed', { path, error });
+        this.#logger.error('request failed', { path, error });
         if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });
         else response.destroy();
       });
-  });
-  // Discord delivers whole requests at once; a client trickling one in is holding a socket for nothing.
-  server.requestTimeout = 10_000;
-  server.headersTimeout = 10_000;
-  server.on('connection', (socket: Socket) => {
-    connections += 1;
-    socket.once('close', () => {
-      connections -= 1;
+  }
+
+  /** Reads, dispatches and counts one interaction; every interaction read is answered once. */
+  async #serveInteraction(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const read = await this.#readInteraction(request, response, (command, outcome) =>
+      this.#metrics.record(command, outcome, elapsedSeconds(started)),
+    );
+    if (read === undefined) return;
+    const { raw, incoming } = read;
+    this.#reloads.observe(this.#options.library.engine);
+    let respondedAfter = 0;
+    const responder = new HttpResponder({
+      applicationId: this.#options.applicationId ?? raw.application_id,
+      token: raw.token,
+      webhook: this.#webhook,
+      respond: (body) => {
+        respondedAfter = elapsedSeconds(started);
+        return sendJson(response, 200, body);
+      },
     });
-  });
-  return server;
+    if (incoming === null) {
+      await responder.reply(finalizeReply(ephemeral({ content: NOT_HANDLED })));
+      this.#metrics.record(rawLabel(raw), 'ignored', respondedAfter);
+      return;
+    }
+    let result = await this.#dispatchBeforeDeadline(raw, incoming, responder);
+    if (responder.firstResponse === undefined) {
+      this.#logger.error('interaction ended without an answer', {
+        interaction: raw.id,
+        command: result.name,
+      });
+      await responder.reply(finalizeReply(ephemeral({ content: APOLOGY })));
+      result = { ...result, outcome: 'error' };
+    }
+    this.#metrics.record(result.name, outcomeOf(result, responder.firstResponse), respondedAfter);
+  }
+
+  /**
+   * Admits and reads one POST: refused, malformed and PING requests are answered here (`undefined`);
+   * anything else comes back as the interaction to dispatch (`incoming` null for a kind not handled).
+   */
+  async #readInteraction(
+    request: IncomingMessage,
+    response: ServerResponse,
+    finish: (command: string, outcome: Outcome) => void,
+  ): Promise<{ raw: APIInteraction; incoming: IncomingInteraction | null } | undefined> {
+    const admitted = await admitRequest(request, this.#admission);
+    if (!admitted.admitted) {
+      this.#refuse(response, admitted);
+      finish('none', admitted.outcome);
+      return undefined;
+    }
+    const raw = parseInteraction(admitted.body);
+    if (raw === undefined) {
+      sendJson(response, 400, { error: 'body is not an interaction' });
+      finish('none', 'bad_request');
+      return undefined;
+    }
+    if (raw.type === InteractionType.Ping) {
+      sendJson(response, 200, { type: InteractionResponseType.Pong });
+      finish('ping', 'answered');
+      return undefined;
+    }
+    try {
+      return { raw, incoming: fromApiInteraction(raw) };
+    } catch (error) {
+      this.#logger.warn('interaction payload not understood', {
+        interaction: raw.id,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      sendJson(response, 400, { error: 'interaction payload not understood' });
+      finish('none', 'bad_request');
+      return undefined;
+    }
+  }
+
+  /** Answers a request admission refused, and logs it without letting a flood flood the log. */
+  #refuse(response: ServerResponse, refused: Refusal): void {
+    // An unread body may still be arriving; closing is cheaper than reading it to keep the connection.
+    const headers = refused.bodyUnread ? CLOSING_JSON_HEADERS : JSON_HEADERS;
+    sendJson(response, refused.status, { error: refused.message }, headers);
+    if (refused.outcome === 'aborted' || refused.outcome === 'overloaded') {
+      // Worth an operator's attention, but anyone can cause them: one line per kind per 10 s.
+      this.#refusals.warn(refused.outcome, 'request refused', {
+        status: refused.status,
+        reason: refused.message,
+      });
+    } else {
+      // Debug only: Discord's own probes send forged requests, and a flood must not flood the log too.
+      this.#logger.debug('request refused', { status: refused.status, reason: refused.message });
+    }
+  }
+
+  /** Dispatches, acknowledging for the handler if it has not answered within `acknowledgeAfterMs`. */
+  async #dispatchBeforeDeadline(
+    raw: APIInteraction,
+    incoming: IncomingInteraction,
+    responder: HttpResponder,
+  ): Promise<DispatchOutcome> {
+    const kind =
+      incoming.kind === 'autocomplete' ? 'autocomplete' : incoming.kind === 'button' ? 'update' : 'message';
+    const deadline = setTimeout(() => {
+      responder
+        .autoDefer(kind)
+        .catch((error: unknown) =>
+          this.#logger.error('could not acknowledge a slow interaction', { interaction: raw.id, error }),
+        );
+    }, this.#acknowledgeAfterMs);
+    try {
+      // Documented never to reject (every failure becomes a private reply); this is belt and braces.
+      return await dispatchInteraction(incoming, responder, this.#context);
+    } catch (error) {
+      this.#logger.error('dispatcher rejected', { interaction: raw.id, error });
+      return { name: 'unknown', outcome: 'error' };
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  #serveHealth(response: ServerResponse): void {
+    const { library } = this.#options;
+    this.#reloads.observe(library.engine);
+    sendJson(response, 200, {
+      status: 'ok',
+      uptimeSeconds: Math.round((Date.now() - this.#startedAt) / 1000),
+      corpus: {
+        version: library.engine.version,
+        articles: library.engine.articles().length,
+        passages: library.engine.passageCount,
+        loadedAt: library.loadedAt.toISOString(),
+      },
+    });
+  }
+
+  async #serveMetrics(response: ServerResponse): Promise<void> {
+    const { library } = this.#options;
+    this.#reloads.observe(library.engine);
+    const text = await this.#metrics.render({
+      version: library.engine.version,
+      articles: library.engine.articles().length,
+      passages: library.engine.passageCount,
+      loadedAt: library.loadedAt,
+      reloads: this.#reloads.count,
+    });
+    response.writeHead(200, { 'content-type': this.#metrics.contentType });
+    response.end(text);
+  }
 }
 
 /** Counts engine swaps seen by the endpoint, i.e. corpus reloads that took effect. */
