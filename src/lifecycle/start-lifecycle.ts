@@ -4,18 +4,19 @@ import { notReadSummary } from '../corpus/load-corpus.ts';
 import type { FeedPoller } from '../feeds/feed-poller.ts';
 import { Library } from '../library.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { StartProgress } from '../search/index-cache/fast-start.ts';
+import type { StartedEngine, StartProgress } from '../search/index-cache/fast-start.ts';
 import { openEngine } from '../search/index-cache/fast-start.ts';
-import { indexCacheOf } from '../search/index-cache/index-cache.ts';
+import { type IndexCache, indexCacheOf } from '../search/index-cache/index-cache.ts';
 import { persistInWorker } from '../search/index-cache/persist-in-worker.ts';
 import { WorkerEngine } from '../search/index-threads/worker-engine.ts';
+import type { SearchEngine } from '../search/search-engine.ts';
 import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { auditChannelSink } from './audit-channel.ts';
 import { systemActor } from './audit-log.ts';
 import { CorpusLifecycle } from './corpus-lifecycle.ts';
 import { watchCorpus } from './corpus-watch.ts';
 import { writePidFile } from './pid-file.ts';
-import { summarizeOutcome } from './reloader.ts';
+import { type ReloaderOptions, summarizeOutcome } from './reloader.ts';
 
 /** The library serving questions, and the lifecycle that reloads and edits it. */
 export interface OpenedLibrary {
@@ -36,8 +37,19 @@ export async function openLibrary(options: {
 }): Promise<OpenedLibrary> {
   const { config, logger } = options;
   const cache = indexCacheOf(config);
-  const inWorker = config.INDEX_THREAD === 'worker';
   const started = await openEngine(config, cache, options.progress);
+  logCorpusLoaded(logger, config, started);
+  const library = new Library(started.engine);
+  const lifecycle = new CorpusLifecycle(library, {
+    corpusPath: config.CORPUS_PATH,
+    logger,
+    ...(config.INDEX_THREAD === 'worker' ? { index: indexOnWorkers(config, cache, logger) } : {}),
+  });
+  return { library, lifecycle };
+}
+
+/** The start-up line: what was loaded, from where, and what became of the index cache. */
+function logCorpusLoaded(logger: Logger, config: Config, started: StartedEngine<SearchEngine>): void {
   logger.info('corpus loaded', {
     version: started.engine.version,
     articles: started.engine.corpus.articles.length,
@@ -57,29 +69,22 @@ export async function openLibrary(options: {
       : {}),
     ms: Math.round(started.durationMs),
   });
-  const library = new Library(started.engine);
-  const lifecycle = new CorpusLifecycle(library, {
-    corpusPath: config.CORPUS_PATH,
-    logger,
-    ...(inWorker
-      ? {
-          index: async (corpus, onProgress) => {
-            const built = await WorkerEngine.start({
-              corpusPath: config.CORPUS_PATH,
-              corpus,
-              cache,
-              onProgress,
-              workers: config.INDEX_WORKERS,
-            });
-            if (built.savedTo)
-              logger.info('index cache saved', { file: built.savedTo, version: corpus.version });
-            if (built.saveError) logger.warn('index cache not saved', { error: built.saveError });
-            return built.engine;
-          },
-        }
-      : {}),
-  });
-  return { library, lifecycle };
+}
+
+/** With INDEX_THREAD=worker, each reload builds its index on new worker threads, which save it first. */
+function indexOnWorkers(config: Config, cache: IndexCache, logger: Logger): ReloaderOptions['index'] {
+  return async (corpus, onProgress) => {
+    const built = await WorkerEngine.start({
+      corpusPath: config.CORPUS_PATH,
+      corpus,
+      cache,
+      onProgress,
+      workers: config.INDEX_WORKERS,
+    });
+    if (built.savedTo) logger.info('index cache saved', { file: built.savedTo, version: corpus.version });
+    if (built.saveError) logger.warn('index cache not saved', { error: built.saveError });
+    return built.engine;
+  };
 }
 
 /** What `startLifecycle` set up; `stop` undoes all of it. */
