@@ -18,7 +18,7 @@ export const ARTICLE_FILE_FORMATS: readonly ArticleFileFormat[] = CORPUS_FORMATS
   (format): format is ArticleFileFormat => format.kind === 'article',
 );
 
-/** File endings read as one article each (`.md`, `.markdown`, `.txt`). */
+/** File endings read as one article each (`.md`, `.markdown`, `.txt`, `.html`, `.htm`). */
 export const ARTICLE_EXTENSIONS: readonly string[] = ARTICLE_FILE_FORMATS.flatMap(
   (format) => format.extensions,
 );
