@@ -12,7 +12,8 @@ const MAIN = join(ROOT, 'src', 'transports', 'http', 'main.ts');
 /** tsx's loader by absolute URL: the child runs in a folder of its own, where `tsx` does not resolve. */
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
-describe('npm run start:http', () => {
+// Each test starts a process through tsx: a cold start alone took 30 s on the shared machine at load 25.
+describe('npm run start:http', { timeout: 90_000 }, () => {
   it('refuses to start without DISCORD_PUBLIC_KEY, naming the setting', async () => {
     // An empty folder as working directory, so no developer's .env supplies a key.
     const cwd = await mkdtemp(join(tmpdir(), 'newsdesk-http-main-'));
