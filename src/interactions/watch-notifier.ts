@@ -14,7 +14,8 @@ import { finalizeReply } from './render/payload.ts';
  * Resolves to the new message's id when the transport knows it.
  */
 export interface ChannelPoster {
-  post(channelId: string, message: ReplyPayload): Promise<string | undefined>;
+  /** With `replyTo`, the post is a reply to that message of the channel (and fails if it is gone). */
+  post(channelId: string, message: ReplyPayload, options?: { replyTo?: string }): Promise<string | undefined>;
 }
 
 /** Passages posted for a watched question, as a first page of `/ask` would show. */

@@ -8,6 +8,12 @@ import { Engine } from '../../src/search/engine.ts';
 
 const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
 
+/** The paragraph `citation` as an answer served by `engine` quoted it. */
+function cited(engine: Engine, citation: string) {
+  const found = engine.passage(citation)!;
+  return { citation, articleId: found.article.id, text: found.passage.text };
+}
+
 describe('GIVEN the seed corpus before and after an edit', () => {
   let articles: Article[];
   let before: Engine;
@@ -22,8 +28,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
   it('finds nothing to correct in an unchanged paragraph', () => {
     expect(
       correctionOf(
-        `${TETEGHEM}#5`,
-        before,
+        cited(before, `${TETEGHEM}#5`),
         rebuilt((a) => a),
       ),
     ).toBeNull();
@@ -35,7 +40,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
       passage.text = `${passage.text.replace('$18,000', '$16,000')} He arrived last week.`;
       return all;
     });
-    const correction = correctionOf(`${TETEGHEM}#5`, before, edited);
+    const correction = correctionOf(cited(before, `${TETEGHEM}#5`), edited);
     expect(correction).toMatchObject({ kind: 'changed', newCitation: `${TETEGHEM}#5` });
     const diff = correction?.kind === 'changed' ? correction.diff : [];
     expect(diff.filter((part) => part.op !== 'same')).toEqual([
@@ -61,7 +66,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
       }));
       return all;
     });
-    expect(correctionOf(`${TETEGHEM}#5`, before, edited)).toMatchObject({
+    expect(correctionOf(cited(before, `${TETEGHEM}#5`), edited)).toMatchObject({
       kind: 'changed',
       newCitation: `${TETEGHEM}#6`,
       diff: [{ op: 'same' }],
@@ -70,7 +75,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
 
   it('says removed when the article or the paragraph is gone', () => {
     const withoutArticle = rebuilt((all) => all.filter((a) => a.id !== TETEGHEM));
-    expect(correctionOf(`${TETEGHEM}#5`, before, withoutArticle)).toEqual({
+    expect(correctionOf(cited(before, `${TETEGHEM}#5`), withoutArticle)).toEqual({
       kind: 'removed',
       citation: `${TETEGHEM}#5`,
     });
@@ -79,7 +84,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
       article.passages = article.passages.filter((p) => p.paragraph !== 5);
       return all;
     });
-    expect(correctionOf(`${TETEGHEM}#5`, before, withoutParagraph)?.kind).toBe('removed');
+    expect(correctionOf(cited(before, `${TETEGHEM}#5`), withoutParagraph)?.kind).toBe('removed');
     expect(renderCorrection({ kind: 'removed', citation: `${TETEGHEM}#5` }).content).toContain(
       'has been removed from the coverage',
     );
