@@ -166,6 +166,17 @@ export class StandInDiscord {
     return exchange;
   }
 
+  /**
+   * An interaction a test sent to the HTTP endpoint itself, and the endpoint's HTTP response: taken as
+   * Discord takes it (a reply creates the message that `GET …/messages/@original` then returns).
+   */
+  answeredOverHttp(interaction: APIInteraction, response: Callback): Exchange {
+    const exchange = new Exchange(interaction);
+    this.#exchanges.set(interaction.token, exchange);
+    this.#callback(interaction.token, response);
+    return exchange;
+  }
+
   /** A fresh snowflake, increasing. */
   nextId(): string {
     this.#snowflake += 1n;
