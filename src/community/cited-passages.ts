@@ -47,23 +47,28 @@ export class CitedPassages {
     this.#db = db;
   }
 
-  /** Stores what the answer of `interactionId` cites, to follow once its message id is attached. */
+  /**
+   * Stores what the answer of `interactionId` cites, followed from when its message id is attached
+   * (at once, given `messageId`).
+   */
   follow(answer: {
     interactionId: string;
+    messageId?: string;
     guildId: string | null;
     channelId: string;
     citedAt: Date;
     passages: readonly CitedPassage[];
   }): void {
     const insert = this.#db.prepare(
-      `INSERT INTO cited_passages (interaction_id, guild_id, channel_id, cited_at, citation, article_id, paragraph, text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO cited_passages (interaction_id, message_id, guild_id, channel_id, cited_at, citation, article_id, paragraph, text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#db
       .transaction(() => {
         for (const passage of answer.passages) {
           insert.run(
             answer.interactionId,
+            answer.messageId ?? null,
             answer.guildId,
             answer.channelId,
             answer.citedAt.getTime(),

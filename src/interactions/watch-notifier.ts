@@ -2,6 +2,7 @@ import type { Community } from '../community/community.ts';
 import { questionHash } from '../community/community-store.ts';
 import type { Watch } from '../community/watch-list.ts';
 import type { Logger } from '../logging/logger.ts';
+import { citedIn } from './cited-answers.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
 import { renderAnswer } from './render/answer.ts';
@@ -112,6 +113,16 @@ export class WatchNotifier {
         citations,
         corpusVersion: engine.version,
       });
+      // Posted in the channel like an /ask answer, so followed like one for corrections.
+      if (messageId)
+        this.#community.citations.follow({
+          interactionId: `watch:${watch.id}`,
+          messageId,
+          guildId: watch.guildId,
+          channelId: watch.channelId,
+          citedAt: this.#now(),
+          passages: citedIn(answer.results),
+        });
     } catch (error) {
       this.#logger.warn('watched question: the answer was posted but not recorded', { error });
     }
