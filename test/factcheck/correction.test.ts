@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Article } from '../../src/corpus/article.ts';
 import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
 import { correctionOf, shortDiff } from '../../src/factcheck/correction.ts';
-import { renderCorrection } from '../../src/interactions/render/correction.ts';
+import { renderCorrection, renderCorrections } from '../../src/interactions/render/correction.ts';
 import { finalizeReply, payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Engine } from '../../src/search/engine.ts';
 
@@ -88,5 +89,26 @@ describe('GIVEN the seed corpus before and after an edit', () => {
     expect(renderCorrection({ kind: 'removed', citation: `${TETEGHEM}#5` }).content).toContain(
       'has been removed from the coverage',
     );
+  });
+
+  it('renders the README example exactly, and several corrections of one answer in one reply', async () => {
+    const edited = rebuilt((all) => {
+      const passage = all.find((a) => a.id === TETEGHEM)!.passages[4]!;
+      passage.text = passage.text.replace('$18,000', '$16,000');
+      return all;
+    });
+    const changed = correctionOf(cited(before, `${TETEGHEM}#5`), edited)!;
+    const article = edited.article(TETEGHEM)!;
+    const readme = await readFile('README.md', 'utf8');
+    const example = /\*\*Corrections followed\.\*\*[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(readme)?.[1];
+    expect(finalizeReply(renderCorrection(changed, article)).content).toBe(example);
+
+    const removed = { kind: 'removed', citation: `${TETEGHEM}#2` } as const;
+    const both = finalizeReply(
+      renderCorrections([{ correction: changed, article }, { correction: removed }]),
+    );
+    expect(payloadViolations(both)).toEqual([]);
+    expect(both.content).toContain('~~$18,000~~ __$16,000__');
+    expect(both.content).toContain(`\`${TETEGHEM}#2\`, has been removed from the coverage`);
   });
 });
