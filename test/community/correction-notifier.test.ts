@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Community } from '../../src/community/community.ts';
+import { startCommunity } from '../../src/community/start-community.ts';
 import type { Article } from '../../src/corpus/article.ts';
 import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
 import { CorrectionNotifier } from '../../src/interactions/correction-notifier.ts';
@@ -124,5 +125,21 @@ describe('GIVEN answers whose citations are followed in a real database file, an
     expect(repliesTo('700000000000000003')).toHaveLength(3);
     expect(community.citations.due(new Date(0))).toEqual([]);
     community.close();
+  });
+
+  it('without a way to post (the HTTP endpoint without DISCORD_TOKEN), start-up says corrections will not be posted', () => {
+    const logger = memoryLogger();
+    const running = startCommunity({
+      config: { DATA_DIR: path.join(dir, 'no-token'), RECORD_QUESTIONS: true, RECORD_DAYS: 90 },
+      logger,
+      onReloaded: () => () => undefined,
+    });
+    expect(running.community).toBeDefined();
+    expect(logger.events).toContainEqual({
+      level: 'warn',
+      message:
+        'watched questions and corrections to cited answers will not be posted: set DISCORD_TOKEN so the bot can post in channels',
+    });
+    running.stop();
   });
 });

@@ -5,8 +5,8 @@ import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
-import { chatInput } from '../support/stand-in-discord/interactions.ts';
-import { type Harness, member, moderator, startHarness } from './harness.ts';
+import { button, chatInput } from '../support/stand-in-discord/interactions.ts';
+import { customIdsOf, type Harness, member, moderator, startHarness } from './harness.ts';
 
 const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
 
@@ -47,25 +47,46 @@ describe('GIVEN the bot with its community database, and a public answer citing 
     return repliesTo(messageId);
   };
 
+  it('a private answer is not followed: a reply in the channel would make it public', async () => {
+    const raw = chatInput(
+      'ask',
+      { question: 'Who threatened the mayor of Teteghem?', private: true },
+      member,
+    );
+    const { data } = await harness.discord.interact(raw).final();
+    expect(String(data.content ?? '') + JSON.stringify(data.embeds)).toContain(TETEGHEM);
+    // What an answer cites is written before its reply goes out: nothing was, for this one.
+    expect(harness.community?.citations.awaitsMessage(raw.id)).toBe(false);
+    expect(harness.community?.citations.due(new Date(0))).toEqual([]);
+  });
+
   it('an edit of a cited paragraph is replied to once, with the word diff and the citation; a reload that changes nothing sends nothing; the article removed says so', async () => {
     const ask = harness.discord.interact(
       chatInput('ask', { question: 'Who threatened the mayor of Teteghem?' }, member),
     );
-    await ask.final();
+    const answered = await ask.final();
     const answer = ask.message as APIMessage;
     // The gateway reply said which message it created (the bot reads it just after Discord has it).
     await until(() => harness.community?.citations.isFollowed(answer.id) === true);
     expect(harness.community?.citations.isFollowed(answer.id)).toBe(true);
-    const cited = harness.community!.citations.due(new Date(0)).map((row) => row.citation);
-    expect(cited[0]).toBe(`${TETEGHEM}#2`);
+    const cited = () => harness.community!.citations.due(new Date(0)).map((row) => row.citation);
+    expect(cited()[0]).toBe(`${TETEGHEM}#2`);
+    // "More results" shows other paragraphs on the same message: they are followed too.
+    const firstPage = cited();
+    const more = customIdsOf(answered.data).find((id) => id.startsWith('ask:more:'));
+    expect(more).toBeDefined();
+    await harness.discord.interact(button(answer, String(more), member)).final();
+    await until(() => cited().length > firstPage.length);
+    expect(cited().slice(0, firstPage.length)).toEqual(firstPage);
+    expect(cited().length).toBeGreaterThan(firstPage.length);
 
     await writeFile(
       article,
       (await readFile(article, 'utf8')).replace('showed him a gun', 'showed him a knife'),
     );
     await reload();
-    const [correction, ...more] = await waitForReplies(answer.id, 1);
-    expect(more).toEqual([]);
+    const [correction, ...others] = await waitForReplies(answer.id, 1);
+    expect(others).toEqual([]);
     expect(correction?.channel_id).toBe(ids.channel);
     const content = String(correction?.content);
     expect(content).toContain(
