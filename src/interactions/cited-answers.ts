@@ -34,12 +34,7 @@ export function followCitations(
       passages: cited,
     });
   } catch (error) {
-    ctx.logger.warn(
-      'community database: keeping the citations of an answer failed; it will not be corrected',
-      {
-        error,
-      },
-    );
+    ctx.logger.warn('community database: an answer’s citations could not be kept', { error });
   }
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { EngineView } from './library-view.ts';
 import { renderCorrections, type ShownCorrection } from './render/correction.ts';
 import { finalizeReply } from './render/payload.ts';
+import { SerialChecks } from './serial-checks.ts';
 import type { ChannelPoster } from './watch-notifier.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -20,8 +21,7 @@ export class CorrectionNotifier {
   readonly #poster: ChannelPoster;
   readonly #logger: Logger;
   readonly #now: () => Date;
-  #running: Promise<number> | undefined;
-  #again: EngineView | undefined;
+  readonly #checks = new SerialChecks((engine) => this.#checkAll(engine));
 
   constructor(options: { community: Community; poster: ChannelPoster; logger: Logger; now?: () => Date }) {
     this.#community = options.community;
@@ -32,17 +32,7 @@ export class CorrectionNotifier {
 
   /** Checks the followed citations against `engine`; resolves to how many replies were posted. */
   check(engine: EngineView): Promise<number> {
-    if (this.#running) {
-      this.#again = engine;
-      return this.#running;
-    }
-    this.#running = this.#checkAll(engine).finally(() => {
-      this.#running = undefined;
-      const next = this.#again;
-      this.#again = undefined;
-      if (next) void this.check(next);
-    });
-    return this.#running;
+    return this.#checks.check(engine);
   }
 
   async #checkAll(engine: EngineView): Promise<number> {

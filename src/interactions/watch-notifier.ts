@@ -8,6 +8,7 @@ import type { EngineView } from './library-view.ts';
 import { renderAnswer } from './render/answer.ts';
 import { feedbackRow, renderWatchAnswered, withRow } from './render/community.ts';
 import { finalizeReply } from './render/payload.ts';
+import { SerialChecks } from './serial-checks.ts';
 
 /**
  * Posts a message in a channel as the bot, outside any interaction: through discord.js's REST client
@@ -32,8 +33,7 @@ export class WatchNotifier {
   readonly #poster: ChannelPoster;
   readonly #logger: Logger;
   readonly #now: () => Date;
-  #running: Promise<number> | undefined;
-  #again: EngineView | undefined;
+  readonly #checks = new SerialChecks((engine) => this.#checkAll(engine));
 
   constructor(options: { community: Community; poster: ChannelPoster; logger: Logger; now?: () => Date }) {
     this.#community = options.community;
@@ -44,17 +44,7 @@ export class WatchNotifier {
 
   /** Checks the watched questions against `engine`; resolves to how many answers were posted. */
   check(engine: EngineView): Promise<number> {
-    if (this.#running) {
-      this.#again = engine;
-      return this.#running;
-    }
-    this.#running = this.#checkAll(engine).finally(() => {
-      this.#running = undefined;
-      const next = this.#again;
-      this.#again = undefined;
-      if (next) void this.check(next);
-    });
-    return this.#running;
+    return this.#checks.check(engine);
   }
 
   async #checkAll(engine: EngineView): Promise<number> {
