@@ -11,7 +11,8 @@ import { readQueryState } from './render/query-state.ts';
 /**
  * What `/ask` adds to an answer once the community database is there: the answer (or the question
  * without coverage) is recorded, a public answer's citations are followed for corrections, the answer
- * gets Helpful / Not helpful, and "No coverage found" gets Notify me. A failed write is logged and the answer goes out as it is: recording never costs a reply.
+ * gets Helpful / Not helpful, and "No coverage found" gets Notify me. A failed write is logged and the
+ * answer goes out as it is: recording never costs a reply.
  */
 export function recordAndDecorate(
   ctx: CommandContext,

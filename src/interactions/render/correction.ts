@@ -28,7 +28,8 @@ export function renderCorrections(corrections: readonly ShownCorrection[]): Repl
   const budget = Math.floor(DIFF_BUDGET / Math.max(1, changed));
   const blocks = shown.map((item) => renderOne(item, budget));
   const hidden = corrections.length - shown.length;
-  if (hidden > 0) blocks.push(`…and ${hidden} more cited paragraph${hidden === 1 ? '' : 's'} changed.`);
+  if (hidden > 0)
+    blocks.push(`…and ${hidden} more cited paragraph${hidden === 1 ? '' : 's'} changed or removed.`);
   if (changed > 0) blocks.push('~~struck~~: no longer in the coverage · __underlined__: new');
   return { content: blocks.join('\n'), allowed_mentions: { parse: [] } };
 }
