@@ -113,7 +113,6 @@ class TopKIndex {
     const terms = tokenize(question)
       .flatMap(processed)
       .filter((term) => !!term);
-    const total = this.documents.length;
     const questionStamp = ++this.stamp;
     // Documents in the order MiniSearch's OR-combined map first holds them; its stable sort keeps
     // that order among equal scores.
@@ -124,7 +123,8 @@ class TopKIndex {
       FIELDS.forEach((_, fieldId) => {
         const list = this.postings[fieldId]!.get(term);
         if (list === undefined) return;
-        const scores = (list.scores ??= this.scorePostings(list, fieldId));
+        if (list.scores === undefined) list.scores = this.scorePostings(list, fieldId);
+        const scores = list.scores;
         for (let i = 0; i < list.documents.length; i++) {
           const document = list.documents[i]!;
           const weighted = scores[i]!;
