@@ -2,7 +2,7 @@ import type { Corpus } from '../../src/corpus/article.ts';
 import { Engine } from '../../src/search/engine.ts';
 import type { RankingWeights } from '../../src/search/ranking.ts';
 import { lunrDefaults } from '../engines/lunr.ts';
-import { miniSearchDefaults } from '../engines/minisearch-defaults.ts';
+import { buildMiniSearchDefaultsTopK } from '../engines/minisearch-defaults-top-k.ts';
 import type { CorpusName } from './corpora.ts';
 import type { SearchIndex } from './runs.ts';
 
@@ -25,7 +25,9 @@ export function evalEngines(ranking: RankingWeights): EvalEngine[] {
         return { search: (question, limit) => engine.answer(question, { limit }).results };
       },
     },
-    { name: 'minisearch-defaults', corpora: ['seed', 'newsqa', 'full'], build: miniSearchDefaults.build },
+    // MiniSearch's default ranking computed into the first results only: the same results as
+    // `MiniSearch.search` (checked by its test), for ~1/20 of the CPU time on the 24k corpus.
+    { name: 'minisearch-defaults', corpora: ['seed', 'newsqa', 'full'], build: buildMiniSearchDefaultsTopK },
     { name: 'lunr-defaults', corpora: ['seed', 'newsqa'], build: lunrDefaults.build },
   ];
 }
