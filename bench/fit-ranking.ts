@@ -19,6 +19,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { confidenceFeatures } from '../src/search/confidence.ts';
 import { Engine, type FittingCandidate } from '../src/search/engine.ts';
 import {
   CONFIDENCE_FEATURES,
@@ -192,7 +193,7 @@ function rerank(ranking: Features<RankFeature>): Ranked[] {
     return {
       asked,
       top: order.map(({ c, label, score }) => ({
-        features: { ...c.confidenceFeatures, score },
+        features: confidenceFeatures(c.evidence, c.features, score),
         label,
         confidence: 0,
       })),

@@ -69,6 +69,16 @@ export const CONFIDENCE_FEATURES = [
    * three articles is common, one unknown to 24,000 says the question is about something else.
    */
   'unknownAtScale',
+  /** Share of the weight of the question's words the corpus has that the passage (with neighbours) holds. */
+  'knownCoverage',
+  /** ...that the passage's article holds. */
+  'knownArticleCoverage',
+  /** The idf of the rarest known question word the passage (with neighbours) lacks, over 10 (not scaled by the corpus). */
+  'missingIdf',
+  /** ...that the whole article lacks. */
+  'articleMissingIdf',
+  /** 1 when the question's rarest known word is not in the passage or its neighbours. */
+  'rarestMissing',
 ] as const;
 export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
 
