@@ -42,6 +42,8 @@ const { values: args } = parseArgs({
     'no-archive': { type: 'boolean', default: false },
     /** Keep the candidates measured in this file, and read them from it when it exists (refitting only). */
     cache: { type: 'string' },
+    /** Fit every feature at one L2 strength instead of choosing them by cross-validation (quick). */
+    'no-search': { type: 'boolean', default: false },
   },
 });
 
@@ -121,35 +123,65 @@ if (args.cache && !existsSync(args.cache)) await writeFile(args.cache, JSON.stri
 const setSizes = new Map<string, number>();
 for (const a of data) setSizes.set(a.set, (setSizes.get(a.set) ?? 0) + 1);
 const setWeight = (set: string) => 1 / Math.sqrt(setSizes.get(set)!);
+const sets = [...setSizes.keys()];
+const answerableSets = sets.filter((set) => data.find((a) => a.set === set)!.answerable);
+
+/** Cross-validation folds: every fifth question of each set, so each fold holds every set. */
+const FOLDS = 5;
+const foldOf = new Map<Asked, number>();
+{
+  const seen = new Map<string, number>();
+  for (const a of data) {
+    const i = seen.get(a.set) ?? 0;
+    seen.set(a.set, i + 1);
+    foldOf.set(a, i % FOLDS);
+  }
+}
 
 /**
  * Gradient descent with L2 regularisation, halving the step whenever the loss grows. `lossAndGradient`
- * returns the weighted loss and gradient summed over examples, and the examples' total weight.
+ * returns the weighted loss and gradient summed over examples, and the examples' total weight. Only
+ * the weights `free` marks are changed.
  */
 function minimise(
   start: number[],
+  free: readonly boolean[],
+  l2: number,
   epochs: number,
   rate: number,
   lossAndGradient: (w: readonly number[]) => { loss: number; grad: number[]; total: number },
 ): { w: number[]; loss: number } {
   const w = [...start];
-  const l2 = 1e-3;
   let previous = Number.POSITIVE_INFINITY;
   for (let epoch = 0; epoch < epochs; epoch++) {
     const { loss, grad, total } = lossAndGradient(w);
     if (loss / total > previous) rate /= 2;
     previous = loss / total;
-    for (let j = 0; j < w.length; j++) w[j]! -= rate * (grad[j]! / total + l2 * w[j]!);
+    for (let j = 0; j < w.length; j++) if (free[j]) w[j]! -= rate * (grad[j]! / total + l2 * w[j]!);
   }
   return { w, loss: previous };
 }
 
+/** Ranking features each tried subset leaves out (weight 0): the cross-validation chooses among them. */
+const RANKING_SUBSETS: Record<string, readonly RankFeature[]> = {
+  all: [],
+  'no negatives': ['speakerInContext', 'proximity'],
+  'neighbours via a speaker only': ['contextOnly', 'proximity'],
+  'no neighbours': ['contextOnly', 'speakerInContext', 'proximity'],
+  compact: ['contextOnly', 'speakerInContext', 'proximity', 'lead', 'answerMeets'],
+};
+const L2 = [1e-3, 1e-2, 3e-2, 0.1];
+
+const features = new Map(
+  data.map((a) => [a, a.candidates.map((c) => RANK_FEATURES.map((name) => c.features[name]))]),
+);
+
 // (2) Ranking: softmax over each question's candidates, maximising the probability of its answers.
-function fitRanking(): Features<RankFeature> {
-  const lists = data.filter((a) => a.answerable && a.labels.some(Boolean));
-  const x = lists.map((a) => a.candidates.map((c) => RANK_FEATURES.map((name) => c.features[name])));
-  const start = RANK_FEATURES.map((name) => RANKING_MODEL.ranking[name]);
-  const { w, loss } = minimise(start, 400, 0.5, (w) => {
+function fitRanking(lists: Asked[], leftOut: readonly RankFeature[], l2: number): number[] {
+  const x = lists.map((a) => features.get(a)!);
+  const free = RANK_FEATURES.map((name) => !leftOut.includes(name));
+  const start = RANK_FEATURES.map((name, j) => (free[j] ? RANKING_MODEL.ranking[name] : 0));
+  const { w } = minimise(start, free, l2, 300, 0.5, (w) => {
     const grad = w.map(() => 0);
     let loss = 0;
     let total = 0;
@@ -170,8 +202,65 @@ function fitRanking(): Features<RankFeature> {
     }
     return { loss, grad, total };
   });
-  process.stderr.write(`ranking: listwise loss ${loss.toFixed(4)}\n`);
-  return Object.fromEntries(RANK_FEATURES.map((name, j) => [name, round(w[j]!)])) as Features<RankFeature>;
+  return w;
+}
+
+/** Per answerable set, hit@1 of the ranking `w` over `asked` (questions without the answer among candidates count as misses). */
+function hitAt1BySet(asked: Asked[], w: readonly number[]): Map<string, number> {
+  const by = new Map<string, { n: number; hits: number }>();
+  for (const a of asked) {
+    if (!a.answerable) continue;
+    const x = features.get(a)!;
+    let best = -1;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (const [i, f] of x.entries()) {
+      const score = f.reduce((s, v, j) => s + v * w[j]!, 0);
+      if (score > bestScore) [best, bestScore] = [i, score];
+    }
+    const s = by.get(a.set) ?? { n: 0, hits: 0 };
+    s.n++;
+    if (best >= 0 && a.labels[best]) s.hits++;
+    by.set(a.set, s);
+  }
+  return new Map([...by].map(([set, s]) => [set, s.hits / s.n]));
+}
+
+const mean = (values: Iterable<number>) => {
+  const list = [...values];
+  return list.reduce((a, b) => a + b, 0) / list.length;
+};
+
+/**
+ * Chooses the ranking's features and L2 strength by 5-fold cross-validation over the tuning questions
+ * of every set together: the mean over answerable sets of held-out hit@1, each set counting alike, so a
+ * change that helps NewsQA and hurts the seed set does not win.
+ */
+function chooseRanking(): { leftOut: readonly RankFeature[]; l2: number } {
+  const lists = data.filter((a) => a.answerable && a.labels.some(Boolean));
+  let best = { leftOut: [] as readonly RankFeature[], l2: L2[0]!, score: -1 };
+  process.stderr.write(`ranking cross-validation (held-out hit@1 per set, then their mean):\n`);
+  for (const [name, leftOut] of Object.entries(RANKING_SUBSETS)) {
+    for (const l2 of L2) {
+      const perSet = new Map<string, number[]>();
+      for (let fold = 0; fold < FOLDS; fold++) {
+        const w = fitRanking(
+          lists.filter((a) => foldOf.get(a) !== fold),
+          leftOut,
+          l2,
+        );
+        const heldOut = data.filter((a) => foldOf.get(a) === fold);
+        for (const [set, hit] of hitAt1BySet(heldOut, w)) perSet.set(set, [...(perSet.get(set) ?? []), hit]);
+      }
+      const setMeans = new Map([...perSet].map(([set, hits]) => [set, mean(hits)]));
+      const score = mean(setMeans.values());
+      const cells = [...setMeans].map(([set, hit]) => `${set} ${hit.toFixed(3)}`).join('  ');
+      process.stderr.write(
+        `  ${name.padEnd(30)} l2 ${String(l2).padEnd(6)} ${cells}  mean ${score.toFixed(4)}\n`,
+      );
+      if (score > best.score) best = { leftOut, l2, score };
+    }
+  }
+  return best;
 }
 
 function round(value: number): number {
@@ -201,56 +290,133 @@ function rerank(ranking: Features<RankFeature>): Ranked[] {
   });
 }
 
+/** Confidence features each tried subset uses. */
+const CONFIDENCE_SUBSETS: Record<string, readonly ConfidenceFeature[]> = {
+  all: CONFIDENCE_FEATURES,
+  'before (issue 10, first session)': CONFIDENCE_FEATURES.filter(
+    (name) =>
+      !['knownCoverage', 'knownArticleCoverage', 'missingIdf', 'articleMissingIdf', 'rarestMissing'].includes(
+        name,
+      ),
+  ),
+  specificity: [
+    'score',
+    'answerType',
+    'askedFactMissing',
+    'unknownShare',
+    'unknownAtScale',
+    'specificity',
+    'matchedIdf',
+    'knownCoverage',
+    'knownArticleCoverage',
+    'missingIdf',
+    'articleMissingIdf',
+    'rarestMissing',
+    'numberMissing',
+  ],
+  'specificity, small': [
+    'score',
+    'unknownShare',
+    'unknownAtScale',
+    'knownCoverage',
+    'knownArticleCoverage',
+    'missingIdf',
+    'articleMissingIdf',
+    'numberMissing',
+  ],
+};
+
+interface ConfidenceRow {
+  ranked: Ranked;
+  f: number[];
+  y: number;
+  weight: number;
+}
+
 // (3) Confidence: logistic regression of "the corpus covers the question" on the first result's
 // features: questions of the answerable sets against the off-topic ones.
-function fitConfidence(ranked: Ranked[]): RankingModel['confidence'] {
+function confidenceRows(ranked: Ranked[], used: readonly ConfidenceFeature[]): ConfidenceRow[] {
   // The last weight is the bias, over a constant feature of 1.
-  const rows = ranked.flatMap((r) =>
+  return ranked.flatMap((r) =>
     r.top.slice(0, 1).map((t) => ({
-      f: [...CONFIDENCE_FEATURES.map((n) => t.features[n]), 1],
+      ranked: r,
+      f: [...CONFIDENCE_FEATURES.map((n) => (used.includes(n) ? t.features[n] : 0)), 1],
       y: r.asked.answerable ? 1 : 0,
       weight: setWeight(r.asked.set),
     })),
   );
-  const { w, loss } = minimise(
+}
+
+function logLoss(
+  rows: ConfidenceRow[],
+  w: readonly number[],
+): { loss: number; grad: number[]; total: number } {
+  const grad = w.map(() => 0);
+  let loss = 0;
+  let total = 0;
+  for (const row of rows) {
+    const p = 1 / (1 + Math.exp(-row.f.reduce((s, v, j) => s + v * w[j]!, 0)));
+    loss -= row.weight * (row.y ? Math.log(p + 1e-12) : Math.log(1 - p + 1e-12));
+    total += row.weight;
+    for (let j = 0; j < w.length; j++) grad[j]! += row.weight * (p - row.y) * row.f[j]!;
+  }
+  return { loss, grad, total };
+}
+
+function fitConfidence(rows: ConfidenceRow[], used: readonly ConfidenceFeature[], l2: number): number[] {
+  const free = [...CONFIDENCE_FEATURES.map((n) => used.includes(n)), true];
+  return minimise(
     rows[0]!.f.map(() => 0),
-    3000,
+    free,
+    l2,
+    2000,
     1,
-    (w) => {
-      const grad = w.map(() => 0);
+    (w) => logLoss(rows, w),
+  ).w;
+}
+
+/** Chooses the confidence's features and L2 strength by held-out log loss, folds as for the ranking. */
+function chooseConfidence(ranked: Ranked[]): { used: readonly ConfidenceFeature[]; l2: number } {
+  let best = { used: CONFIDENCE_FEATURES as readonly ConfidenceFeature[], l2: L2[0]!, loss: Infinity };
+  process.stderr.write(`confidence cross-validation (held-out log loss):\n`);
+  for (const [name, used] of Object.entries(CONFIDENCE_SUBSETS)) {
+    const rows = confidenceRows(ranked, used);
+    for (const l2 of L2) {
       let loss = 0;
       let total = 0;
-      for (const row of rows) {
-        const p = 1 / (1 + Math.exp(-row.f.reduce((s, v, j) => s + v * w[j]!, 0)));
-        loss -= row.weight * (row.y ? Math.log(p + 1e-12) : Math.log(1 - p + 1e-12));
-        total += row.weight;
-        for (let j = 0; j < w.length; j++) grad[j]! += row.weight * (p - row.y) * row.f[j]!;
+      for (let fold = 0; fold < FOLDS; fold++) {
+        const w = fitConfidence(
+          rows.filter((row) => foldOf.get(row.ranked.asked) !== fold),
+          used,
+          l2,
+        );
+        const heldOut = logLoss(
+          rows.filter((row) => foldOf.get(row.ranked.asked) === fold),
+          w,
+        );
+        loss += heldOut.loss;
+        total += heldOut.total;
       }
-      return { loss, grad, total };
-    },
-  );
-  process.stderr.write(`confidence: log loss ${loss.toFixed(4)}\n`);
-  return {
-    bias: round(w.at(-1)!),
-    weights: Object.fromEntries(
-      CONFIDENCE_FEATURES.map((name, j) => [name, round(w[j]!)]),
-    ) as Features<ConfidenceFeature>,
-  };
+      process.stderr.write(`  ${name.padEnd(34)} l2 ${String(l2).padEnd(6)} ${(loss / total).toFixed(4)}\n`);
+      if (loss / total < best.loss) best = { used, l2, loss: loss / total };
+    }
+  }
+  return best;
 }
 
 /** Per set at one threshold: answerable sets' hit@1, hit@5 and empty share; off-topic sets' no-coverage share. */
 function outcome(ranked: Ranked[], threshold: number) {
-  const sets = new Map<string, { n: number; hit1: number; hit5: number; empty: number }>();
+  const by = new Map<string, { n: number; hit1: number; hit5: number; empty: number }>();
   for (const r of ranked) {
     const shown = r.top.filter((t) => t.confidence >= threshold);
-    const s = sets.get(r.asked.set) ?? { n: 0, hit1: 0, hit5: 0, empty: 0 };
+    const s = by.get(r.asked.set) ?? { n: 0, hit1: 0, hit5: 0, empty: 0 };
     s.n++;
     if (shown.length === 0) s.empty++;
     if (shown[0]?.label) s.hit1++;
     if (shown.some((t) => t.label)) s.hit5++;
-    sets.set(r.asked.set, s);
+    by.set(r.asked.set, s);
   }
-  return sets;
+  return by;
 }
 
 /**
@@ -260,17 +426,38 @@ function outcome(ranked: Ranked[], threshold: number) {
  */
 const MAX_EMPTY = 0.05;
 
-function withinEmptyLine(sets: ReturnType<typeof outcome>): boolean {
-  for (const [set, s] of sets) {
-    const answerable = data.find((a) => a.set === set)!.answerable;
-    if (answerable && s.empty > MAX_EMPTY * s.n) return false;
-  }
-  return true;
+function withinEmptyLine(at: ReturnType<typeof outcome>): boolean {
+  return answerableSets.every((set) => at.get(set)!.empty <= MAX_EMPTY * at.get(set)!.n);
 }
 
-const ranking = fitRanking();
+const chosenRanking = args['no-search'] ? { leftOut: [], l2: 1e-3 } : chooseRanking();
+const rankingWeights = fitRanking(
+  data.filter((a) => a.answerable && a.labels.some(Boolean)),
+  chosenRanking.leftOut,
+  chosenRanking.l2,
+);
+const ranking = Object.fromEntries(
+  RANK_FEATURES.map((name, j) => [name, round(rankingWeights[j]!)]),
+) as Features<RankFeature>;
+process.stderr.write(
+  `ranking: left out ${chosenRanking.leftOut.join(', ') || 'nothing'}, l2 ${chosenRanking.l2}\n`,
+);
 const ranked = rerank(ranking);
-const confidence = fitConfidence(ranked);
+const chosenConfidence = args['no-search']
+  ? { used: CONFIDENCE_FEATURES, l2: 1e-3 }
+  : chooseConfidence(ranked);
+const confidenceWeights = fitConfidence(
+  confidenceRows(ranked, chosenConfidence.used),
+  chosenConfidence.used,
+  chosenConfidence.l2,
+);
+process.stderr.write(`confidence: ${chosenConfidence.used.length} features, l2 ${chosenConfidence.l2}\n`);
+const confidence: RankingModel['confidence'] = {
+  bias: round(confidenceWeights.at(-1)!),
+  weights: Object.fromEntries(
+    CONFIDENCE_FEATURES.map((name, j) => [name, round(confidenceWeights[j]!)]),
+  ) as Features<ConfidenceFeature>,
+};
 const model: RankingModel = { ranking, confidence, threshold: 0 };
 for (const r of ranked) {
   for (const t of r.top) {
@@ -280,15 +467,14 @@ for (const r of ranked) {
 for (let t = 0.01; t <= 0.99 && withinEmptyLine(outcome(ranked, t)); t += 0.01) model.threshold = round(t);
 
 // What the threshold trades: per set, the share answered "no coverage" and hit@5, at a few thresholds.
-const sets = [...setSizes.keys()];
 process.stderr.write(`threshold  ${sets.map((set) => set.padStart(18)).join('')}   (no coverage / hit@5)\n`);
-for (let t = 0.1; t < 0.95; t += 0.1) {
+for (let t = 0.1; t < 0.95; t += 0.05) {
   const at = outcome(ranked, t);
   const cells = sets.map((set) => {
     const s = at.get(set)!;
     return `${(s.empty / s.n).toFixed(2)} / ${(s.hit5 / s.n).toFixed(2)}`.padStart(18);
   });
-  process.stderr.write(`${t.toFixed(1).padEnd(11)}${cells.join('')}\n`);
+  process.stderr.write(`${t.toFixed(2).padEnd(11)}${cells.join('')}\n`);
 }
 const table = [...outcome(ranked, model.threshold)].map(([set, s]) => ({
   set,
