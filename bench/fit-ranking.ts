@@ -172,32 +172,48 @@ const RANKING_SUBSETS: Record<string, readonly RankFeature[]> = {
 };
 const L2 = [1e-3, 1e-2, 3e-2, 0.1];
 
+/** Each question's candidates' ranking features, one flat row of `RANK_FEATURES` per candidate. */
 const features = new Map(
-  data.map((a) => [a, a.candidates.map((c) => RANK_FEATURES.map((name) => c.features[name]))]),
+  data.map((a) => [
+    a,
+    Float64Array.from(a.candidates.flatMap((c) => RANK_FEATURES.map((name) => c.features[name]))),
+  ]),
 );
+const K = RANK_FEATURES.length;
 
 // (2) Ranking: softmax over each question's candidates, maximising the probability of its answers.
 function fitRanking(lists: Asked[], leftOut: readonly RankFeature[], l2: number): number[] {
-  const x = lists.map((a) => features.get(a)!);
   const free = RANK_FEATURES.map((name) => !leftOut.includes(name));
   const start = RANK_FEATURES.map((name, j) => (free[j] ? RANKING_MODEL.ranking[name] : 0));
   const { w } = minimise(start, free, l2, 300, 0.5, (w) => {
     const grad = w.map(() => 0);
     let loss = 0;
     let total = 0;
-    for (const [q, list] of lists.entries()) {
+    for (const list of lists) {
+      const x = features.get(list)!;
+      const n = list.candidates.length;
       const weight = setWeight(list.set);
       total += weight;
-      const scores = x[q]!.map((f) => f.reduce((s, v, j) => s + v * w[j]!, 0));
-      const max = Math.max(...scores);
-      const exp = scores.map((s) => Math.exp(s - max));
-      const z = exp.reduce((a, b) => a + b, 0);
-      const zPos = exp.reduce((a, e, i) => a + (list.labels[i] ? e : 0), 0);
+      const scores = new Float64Array(n);
+      let max = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < n; i++) {
+        let s = 0;
+        for (let j = 0; j < K; j++) s += x[i * K + j]! * w[j]!;
+        scores[i] = s;
+        if (s > max) max = s;
+      }
+      let z = 0;
+      let zPos = 0;
+      for (let i = 0; i < n; i++) {
+        const e = Math.exp(scores[i]! - max);
+        scores[i] = e;
+        z += e;
+        if (list.labels[i]) zPos += e;
+      }
       loss -= weight * Math.log(zPos / z);
-      for (const [i, f] of x[q]!.entries()) {
-        const p = exp[i]! / z;
-        const pPos = list.labels[i] ? exp[i]! / zPos : 0;
-        for (let j = 0; j < w.length; j++) grad[j]! += weight * (p - pPos) * f[j]!;
+      for (let i = 0; i < n; i++) {
+        const d = weight * (scores[i]! / z - (list.labels[i] ? scores[i]! / zPos : 0));
+        for (let j = 0; j < K; j++) grad[j]! += d * x[i * K + j]!;
       }
     }
     return { loss, grad, total };
@@ -213,8 +229,9 @@ function hitAt1BySet(asked: Asked[], w: readonly number[]): Map<string, number> 
     const x = features.get(a)!;
     let best = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
-    for (const [i, f] of x.entries()) {
-      const score = f.reduce((s, v, j) => s + v * w[j]!, 0);
+    for (let i = 0; i < a.candidates.length; i++) {
+      let score = 0;
+      for (let j = 0; j < K; j++) score += x[i * K + j]! * w[j]!;
       if (score > bestScore) [best, bestScore] = [i, score];
     }
     const s = by.get(a.set) ?? { n: 0, hits: 0 };
@@ -295,9 +312,14 @@ const CONFIDENCE_SUBSETS: Record<string, readonly ConfidenceFeature[]> = {
   all: CONFIDENCE_FEATURES,
   'before (issue 10, first session)': CONFIDENCE_FEATURES.filter(
     (name) =>
-      !['knownCoverage', 'knownArticleCoverage', 'missingIdf', 'articleMissingIdf', 'rarestMissing'].includes(
-        name,
-      ),
+      ![
+        'knownCoverage',
+        'knownArticleCoverage',
+        'missingIdf',
+        'articleMissingIdf',
+        'rarestMissing',
+        'surprise',
+      ].includes(name),
   ),
   specificity: [
     'score',
@@ -313,6 +335,7 @@ const CONFIDENCE_SUBSETS: Record<string, readonly ConfidenceFeature[]> = {
     'articleMissingIdf',
     'rarestMissing',
     'numberMissing',
+    'surprise',
   ],
   'specificity, small': [
     'score',
@@ -323,6 +346,7 @@ const CONFIDENCE_SUBSETS: Record<string, readonly ConfidenceFeature[]> = {
     'missingIdf',
     'articleMissingIdf',
     'numberMissing',
+    'surprise',
   ],
 };
 
@@ -355,10 +379,13 @@ function logLoss(
   let loss = 0;
   let total = 0;
   for (const row of rows) {
-    const p = 1 / (1 + Math.exp(-row.f.reduce((s, v, j) => s + v * w[j]!, 0)));
+    let s = 0;
+    for (let j = 0; j < w.length; j++) s += row.f[j]! * w[j]!;
+    const p = 1 / (1 + Math.exp(-s));
     loss -= row.weight * (row.y ? Math.log(p + 1e-12) : Math.log(1 - p + 1e-12));
     total += row.weight;
-    for (let j = 0; j < w.length; j++) grad[j]! += row.weight * (p - row.y) * row.f[j]!;
+    const d = row.weight * (p - row.y);
+    for (let j = 0; j < w.length; j++) grad[j]! += d * row.f[j]!;
   }
   return { loss, grad, total };
 }

@@ -97,5 +97,6 @@ export function confidenceFeatures(
     missingIdf: missingIdf / 10,
     articleMissingIdf: articleMissingIdf / 10,
     rarestMissing: rarest[0] !== undefined && !rarest[0].inPassage ? 1 : 0,
+    surprise: (evidence.matchedIdf - logPassages) / 10,
   };
 }

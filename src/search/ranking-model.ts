@@ -79,6 +79,12 @@ export const CONFIDENCE_FEATURES = [
   'articleMissingIdf',
   /** 1 when the question's rarest known word is not in the passage or its neighbours. */
   'rarestMissing',
+  /**
+   * (matched idf - log(1+N)) / 10: about log(1 / the number of passages that would hold all the matched
+   * words by chance). Two common words match somewhere in a large archive by chance; a rare name and
+   * three words together do not.
+   */
+  'surprise',
 ] as const;
 export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
 
