@@ -175,7 +175,7 @@ const RANKING_SUBSETS: Record<string, readonly RankFeature[]> = {
   'no neighbours': ['contextOnly', 'speakerInContext', 'proximity'],
   compact: ['contextOnly', 'speakerInContext', 'proximity', 'lead', 'answerMeets'],
 };
-const L2 = [1e-3, 1e-2, 3e-2, 0.1];
+const L2 = [1e-3, 1e-2, 0.1, 0.3];
 
 /** Each question's candidates' ranking features, one flat row of `RANK_FEATURES` per candidate. */
 const features = new Map(
@@ -190,7 +190,7 @@ const K = RANK_FEATURES.length;
 function fitRanking(lists: Asked[], leftOut: readonly RankFeature[], l2: number): number[] {
   const free = RANK_FEATURES.map((name) => !leftOut.includes(name));
   const start = RANK_FEATURES.map((name, j) => (free[j] ? RANKING_MODEL.ranking[name] : 0));
-  const { w } = minimise(start, free, l2, 300, 0.5, (w) => {
+  const { w } = minimise(start, free, l2, 200, 0.5, (w) => {
     const grad = w.map(() => 0);
     let loss = 0;
     let total = 0;
@@ -259,28 +259,38 @@ const mean = (values: Iterable<number>) => {
  */
 function chooseRanking(): { leftOut: readonly RankFeature[]; l2: number } {
   const lists = data.filter((a) => a.answerable && a.labels.some(Boolean));
-  let best = { leftOut: [] as readonly RankFeature[], l2: L2[0]!, score: -1 };
   process.stderr.write(`ranking cross-validation (held-out hit@1 per set, then their mean):\n`);
-  for (const [name, leftOut] of Object.entries(RANKING_SUBSETS)) {
-    for (const l2 of L2) {
-      const perSet = new Map<string, number[]>();
-      for (let fold = 0; fold < FOLDS; fold++) {
-        const w = fitRanking(
-          lists.filter((a) => foldOf.get(a) !== fold),
-          leftOut,
-          l2,
-        );
-        const heldOut = data.filter((a) => foldOf.get(a) === fold);
-        for (const [set, hit] of hitAt1BySet(heldOut, w)) perSet.set(set, [...(perSet.get(set) ?? []), hit]);
-      }
-      const setMeans = new Map([...perSet].map(([set, hits]) => [set, mean(hits)]));
-      const score = mean(setMeans.values());
-      const cells = [...setMeans].map(([set, hit]) => `${set} ${hit.toFixed(3)}`).join('  ');
-      process.stderr.write(
-        `  ${name.padEnd(30)} l2 ${String(l2).padEnd(6)} ${cells}  mean ${score.toFixed(4)}\n`,
+  const heldOutScore = (name: string, leftOut: readonly RankFeature[], l2: number) => {
+    const perSet = new Map<string, number[]>();
+    for (let fold = 0; fold < FOLDS; fold++) {
+      const w = fitRanking(
+        lists.filter((a) => foldOf.get(a) !== fold),
+        leftOut,
+        l2,
       );
-      if (score > best.score) best = { leftOut, l2, score };
+      const heldOut = data.filter((a) => foldOf.get(a) === fold);
+      for (const [set, hit] of hitAt1BySet(heldOut, w)) perSet.set(set, [...(perSet.get(set) ?? []), hit]);
     }
+    const setMeans = new Map([...perSet].map(([set, hits]) => [set, mean(hits)]));
+    const score = mean(setMeans.values());
+    const cells = [...setMeans].map(([set, hit]) => `${set} ${hit.toFixed(3)}`).join('  ');
+    process.stderr.write(
+      `  ${name.padEnd(30)} l2 ${String(l2).padEnd(6)} ${cells}  mean ${score.toFixed(4)}\n`,
+    );
+    return score;
+  };
+  // The subsets at a middling strength first, then the strength for the best subset.
+  let best = { leftOut: [] as readonly RankFeature[], l2: L2[1]!, score: -1 };
+  for (const [name, leftOut] of Object.entries(RANKING_SUBSETS)) {
+    const score = heldOutScore(name, leftOut, best.l2);
+    // On a tie, the model with fewer free weights.
+    const simpler = score === best.score && leftOut.length > best.leftOut.length;
+    if (score > best.score || simpler) best = { ...best, leftOut, score };
+  }
+  const name = Object.entries(RANKING_SUBSETS).find(([, leftOut]) => leftOut === best.leftOut)![0];
+  for (const l2 of L2.filter((l2) => l2 !== best.l2)) {
+    const score = heldOutScore(name, best.leftOut, l2);
+    if (score > best.score) best = { ...best, l2, score };
   }
   return best;
 }
@@ -342,6 +352,9 @@ const CONFIDENCE_SUBSETS: Record<string, readonly ConfidenceFeature[]> = {
     'numberMissing',
     'surprise',
   ],
+  'all, unknown words weighed by corpus size only': CONFIDENCE_FEATURES.filter(
+    (name) => name !== 'unknownShare',
+  ),
   'specificity, small': [
     'score',
     'unknownShare',
@@ -401,7 +414,7 @@ function fitConfidence(rows: ConfidenceRow[], used: readonly ConfidenceFeature[]
     rows[0]!.f.map(() => 0),
     free,
     l2,
-    2000,
+    1000,
     1,
     (w) => logLoss(rows, w),
   ).w;
@@ -409,29 +422,40 @@ function fitConfidence(rows: ConfidenceRow[], used: readonly ConfidenceFeature[]
 
 /** Chooses the confidence's features and L2 strength by held-out log loss, folds as for the ranking. */
 function chooseConfidence(ranked: Ranked[]): { used: readonly ConfidenceFeature[]; l2: number } {
-  let best = { used: CONFIDENCE_FEATURES as readonly ConfidenceFeature[], l2: L2[0]!, loss: Infinity };
   process.stderr.write(`confidence cross-validation (held-out log loss):\n`);
-  for (const [name, used] of Object.entries(CONFIDENCE_SUBSETS)) {
+  const heldOutLoss = (name: string, used: readonly ConfidenceFeature[], l2: number) => {
     const rows = confidenceRows(ranked, used);
-    for (const l2 of L2) {
-      let loss = 0;
-      let total = 0;
-      for (let fold = 0; fold < FOLDS; fold++) {
-        const w = fitConfidence(
-          rows.filter((row) => foldOf.get(row.ranked.asked) !== fold),
-          used,
-          l2,
-        );
-        const heldOut = logLoss(
-          rows.filter((row) => foldOf.get(row.ranked.asked) === fold),
-          w,
-        );
-        loss += heldOut.loss;
-        total += heldOut.total;
-      }
-      process.stderr.write(`  ${name.padEnd(34)} l2 ${String(l2).padEnd(6)} ${(loss / total).toFixed(4)}\n`);
-      if (loss / total < best.loss) best = { used, l2, loss: loss / total };
+    let loss = 0;
+    let total = 0;
+    for (let fold = 0; fold < FOLDS; fold++) {
+      const w = fitConfidence(
+        rows.filter((row) => foldOf.get(row.ranked.asked) !== fold),
+        used,
+        l2,
+      );
+      const heldOut = logLoss(
+        rows.filter((row) => foldOf.get(row.ranked.asked) === fold),
+        w,
+      );
+      loss += heldOut.loss;
+      total += heldOut.total;
     }
+    process.stderr.write(`  ${name.padEnd(34)} l2 ${String(l2).padEnd(6)} ${(loss / total).toFixed(4)}\n`);
+    return loss / total;
+  };
+  let best = {
+    name: 'all',
+    used: CONFIDENCE_FEATURES as readonly ConfidenceFeature[],
+    l2: L2[1]!,
+    loss: Infinity,
+  };
+  for (const [name, used] of Object.entries(CONFIDENCE_SUBSETS)) {
+    const loss = heldOutLoss(name, used, best.l2);
+    if (loss < best.loss) best = { ...best, name, used, loss };
+  }
+  for (const l2 of L2.filter((l2) => l2 !== best.l2)) {
+    const loss = heldOutLoss(best.name, best.used, l2);
+    if (loss < best.loss) best = { ...best, l2, loss };
   }
   return best;
 }
