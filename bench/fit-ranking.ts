@@ -19,7 +19,7 @@
  *   npm run fit-ranking -- --out FILE         write the model to FILE (try it: npm run eval -- --model FILE)
  *   npm run fit-ranking -- --no-search        every feature at one L2 strength, no cross-validation
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { confidenceFeatures } from '../src/search/confidence.ts';
@@ -30,6 +30,7 @@ import {
   type Features,
   linear,
   MODEL_FILE,
+  parseRankingModel,
   RANK_FEATURES,
   RANKING_MODEL,
   type RankFeature,
@@ -47,6 +48,8 @@ const { values: args } = parseArgs({
     'no-archive': { type: 'boolean', default: false },
     /** Keep the candidates measured in this file, and read them from it when it exists (refitting only). */
     cache: { type: 'string' },
+    /** Take the ranking weights from this model file instead of fitting them (to refit the confidence alone). */
+    'ranking-from': { type: 'string' },
     /** Fit every feature at one L2 strength instead of choosing them by cross-validation (quick). */
     'no-search': { type: 'boolean', default: false },
   },
@@ -334,6 +337,8 @@ const CONFIDENCE_SUBSETS: Record<string, readonly ConfidenceFeature[]> = {
         'articleMissingIdf',
         'rarestMissing',
         'surprise',
+        'scale',
+        'knownCoverageAtScale',
       ].includes(name),
   ),
   specificity: [
@@ -351,6 +356,8 @@ const CONFIDENCE_SUBSETS: Record<string, readonly ConfidenceFeature[]> = {
     'rarestMissing',
     'numberMissing',
     'surprise',
+    'scale',
+    'knownCoverageAtScale',
   ],
   'all, unknown words weighed by corpus size only': CONFIDENCE_FEATURES.filter(
     (name) => name !== 'unknownShare',
@@ -487,18 +494,24 @@ function withinEmptyLine(at: ReturnType<typeof outcome>): boolean {
   return answerableSets.every((set) => at.get(set)!.empty <= maxEmpty(set) * at.get(set)!.n);
 }
 
-const chosenRanking = args['no-search'] ? { leftOut: [], l2: 1e-3 } : chooseRanking();
-const rankingWeights = fitRanking(
-  data.filter((a) => a.answerable && a.labels.some(Boolean)),
-  chosenRanking.leftOut,
-  chosenRanking.l2,
-);
-const ranking = Object.fromEntries(
-  RANK_FEATURES.map((name, j) => [name, round(rankingWeights[j]!)]),
-) as Features<RankFeature>;
-process.stderr.write(
-  `ranking: left out ${chosenRanking.leftOut.join(', ') || 'nothing'}, l2 ${chosenRanking.l2}\n`,
-);
+function chosenRanking(): Features<RankFeature> {
+  if (args['ranking-from']) {
+    const from = parseRankingModel(
+      JSON.parse(readFileSync(args['ranking-from'], 'utf8')),
+      args['ranking-from'],
+    );
+    return from.ranking;
+  }
+  const chosen = args['no-search'] ? { leftOut: [], l2: 1e-3 } : chooseRanking();
+  const w = fitRanking(
+    data.filter((a) => a.answerable && a.labels.some(Boolean)),
+    chosen.leftOut,
+    chosen.l2,
+  );
+  process.stderr.write(`ranking: left out ${chosen.leftOut.join(', ') || 'nothing'}, l2 ${chosen.l2}\n`);
+  return Object.fromEntries(RANK_FEATURES.map((name, j) => [name, round(w[j]!)])) as Features<RankFeature>;
+}
+const ranking = chosenRanking();
 const ranked = rerank(ranking);
 const chosenConfidence = args['no-search']
   ? { used: CONFIDENCE_FEATURES, l2: 1e-3 }

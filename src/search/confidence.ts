@@ -75,6 +75,8 @@ export function confidenceFeatures(
   const rarestWeight = rarest.reduce((sum, term) => sum + term.weight, 0);
   const rareMissing = rarest.reduce((sum, term) => sum + (term.inPassage ? 0 : term.weight), 0);
   const unknownShare = total > 0 ? unknown / total : 0;
+  const scale = Math.min(1, logPassages / Math.log(100_001));
+  const knownCoverage = known > 0 ? knownInPassage / known : 0;
   return {
     score,
     coverage: ranking.coverage,
@@ -89,14 +91,16 @@ export function confidenceFeatures(
       : 0,
     matchedIdf: evidence.matchedIdf / 10,
     missingRarest: Math.min(1, missingIdf / logPassages),
-    unknownAtScale: unknownShare * Math.min(1, logPassages / Math.log(100_001)),
+    unknownAtScale: unknownShare * scale,
     rareMissing: rarestWeight > 0 ? rareMissing / rarestWeight : 0,
     numberMissing,
-    knownCoverage: known > 0 ? knownInPassage / known : 0,
+    knownCoverage,
     knownArticleCoverage: known > 0 ? knownInArticle / known : 0,
     missingIdf: missingIdf / 10,
     articleMissingIdf: articleMissingIdf / 10,
     rarestMissing: rarest[0] !== undefined && !rarest[0].inPassage ? 1 : 0,
     surprise: (evidence.matchedIdf - logPassages) / 10,
+    scale,
+    knownCoverageAtScale: knownCoverage * scale,
   };
 }

@@ -85,6 +85,13 @@ export const CONFIDENCE_FEATURES = [
    * three words together do not.
    */
   'surprise',
+  /**
+   * The corpus's size, log(1+N) / log(100,001) at most 1: the larger the archive, the likelier an
+   * off-topic question's words all meet somewhere by chance, so the same match says less.
+   */
+  'scale',
+  /** `knownCoverage` times `scale`. */
+  'knownCoverageAtScale',
 ] as const;
 export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
 
