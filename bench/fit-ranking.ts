@@ -50,6 +50,14 @@ const { values: args } = parseArgs({
     cache: { type: 'string' },
     /** Take the ranking weights from this model file instead of fitting them (to refit the confidence alone). */
     'ranking-from': { type: 'string' },
+    /**
+     * Skip a cross-validation with the choice it made before: `--ranking-subset 'no neighbours'
+     * --ranking-l2 0.1`, `--confidence-subset all --confidence-l2 0.001` (names as it prints them).
+     */
+    'ranking-subset': { type: 'string' },
+    'ranking-l2': { type: 'string' },
+    'confidence-subset': { type: 'string' },
+    'confidence-l2': { type: 'string' },
     /** Fit every feature at one L2 strength instead of choosing them by cross-validation (quick). */
     'no-search': { type: 'boolean', default: false },
   },
@@ -494,6 +502,13 @@ function withinEmptyLine(at: ReturnType<typeof outcome>): boolean {
   return answerableSets.every((set) => at.get(set)!.empty <= maxEmpty(set) * at.get(set)!.n);
 }
 
+function given<T>(subsets: Record<string, T>, name: string): T {
+  const subset = subsets[name];
+  if (subset === undefined)
+    throw new Error(`no subset "${name}"; choose from ${Object.keys(subsets).join(', ')}`);
+  return subset;
+}
+
 function chosenRanking(): Features<RankFeature> {
   if (args['ranking-from']) {
     const from = parseRankingModel(
@@ -502,7 +517,12 @@ function chosenRanking(): Features<RankFeature> {
     );
     return from.ranking;
   }
-  const chosen = args['no-search'] ? { leftOut: [], l2: 1e-3 } : chooseRanking();
+  const subset = args['ranking-subset'];
+  const chosen = args['no-search']
+    ? { leftOut: [], l2: 1e-3 }
+    : subset !== undefined
+      ? { leftOut: given(RANKING_SUBSETS, subset), l2: Number(args['ranking-l2'] ?? 0.1) }
+      : chooseRanking();
   const w = fitRanking(
     data.filter((a) => a.answerable && a.labels.some(Boolean)),
     chosen.leftOut,
@@ -515,7 +535,12 @@ const ranking = chosenRanking();
 const ranked = rerank(ranking);
 const chosenConfidence = args['no-search']
   ? { used: CONFIDENCE_FEATURES, l2: 1e-3 }
-  : chooseConfidence(ranked);
+  : args['confidence-subset'] !== undefined
+    ? {
+        used: given(CONFIDENCE_SUBSETS, args['confidence-subset']),
+        l2: Number(args['confidence-l2'] ?? 1e-3),
+      }
+    : chooseConfidence(ranked);
 const confidenceWeights = fitConfidence(
   confidenceRows(ranked, chosenConfidence.used),
   chosenConfidence.used,
