@@ -8,12 +8,15 @@
  *   npm run eval -- --sets seed,offtopic          some sets: newsqa, distractors, offtopic, seed,
  *                                                 bbc-reuters, off-topic-seed (offtopic = both corpora)
  *   npm run eval -- --distractors                 the same as --sets distractors
- *   npm run eval -- --ranking '{"article":0.6}'   try other ranking weights
+ *   npm run eval -- --ranking '{"nameBoost":2}'   try other retrieval settings (ranking.ts)
+ *   npm run eval -- --model model.json            try another fitted model (npm run fit-ranking -- --out)
  *   npm run eval -- --json                        one JSON document on stdout
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { RANKING, type RankingWeights } from '../src/search/ranking.ts';
+import { parseRankingModel, type RankingModel } from '../src/search/ranking-model.ts';
 import { type CorpusName, evalCorpus } from './eval/corpora.ts';
 import { evalEngines } from './eval/engines.ts';
 import { summarizeHalves } from './eval/outcome.ts';
@@ -27,6 +30,7 @@ const { values: args } = parseArgs({
     sets: { type: 'string' },
     distractors: { type: 'boolean', default: false },
     ranking: { type: 'string' },
+    model: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -35,14 +39,18 @@ const log = (line: string) => (args.json ? process.stderr : process.stdout).writ
 
 let runs: RunName[];
 let ranking: RankingWeights;
+let model: RankingModel | undefined;
 try {
   runs = parseSets(args.distractors && args.sets === undefined ? 'distractors' : args.sets);
   ranking = { ...RANKING, ...(args.ranking ? (JSON.parse(args.ranking) as Partial<RankingWeights>) : {}) };
+  if (args.model) model = parseRankingModel(JSON.parse(readFileSync(args.model, 'utf8')), args.model);
 } catch (error) {
   process.stderr.write(`npm run eval: ${(error as Error).message}\n`);
   process.exit(2);
 }
-const engines = evalEngines(ranking).filter((engine) => args.only === undefined || engine.name === args.only);
+const engines = evalEngines(ranking, model).filter(
+  (engine) => args.only === undefined || engine.name === args.only,
+);
 if (engines.length === 0) {
   process.stderr.write(
     `npm run eval: no engine is called "${args.only}"; choose from newsdesk, minisearch-defaults, lunr-defaults\n`,

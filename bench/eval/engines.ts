@@ -1,6 +1,7 @@
 import type { Corpus } from '../../src/corpus/article.ts';
 import { Engine } from '../../src/search/engine.ts';
 import type { RankingWeights } from '../../src/search/ranking.ts';
+import type { RankingModel } from '../../src/search/ranking-model.ts';
 import { lunrDefaults } from '../engines/lunr.ts';
 import { buildMiniSearchDefaultsTopK } from '../engines/minisearch-defaults-top-k.ts';
 import type { CorpusName } from './corpora.ts';
@@ -15,13 +16,13 @@ export interface EvalEngine {
 }
 
 /** This project's engine as the bot asks it (results carry the quote), then the peers with defaults. */
-export function evalEngines(ranking: RankingWeights): EvalEngine[] {
+export function evalEngines(ranking: RankingWeights, model?: RankingModel): EvalEngine[] {
   return [
     {
       name: 'newsdesk',
       corpora: ['seed', 'newsqa', 'full'],
       build(corpus) {
-        const engine = Engine.build(corpus, { ranking });
+        const engine = Engine.build(corpus, { ranking, ...(model ? { model } : {}) });
         return { search: (question, limit) => engine.answer(question, { limit }).results };
       },
     },

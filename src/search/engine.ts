@@ -12,13 +12,13 @@ import { analyze, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
+import { confidenceFeatures, type MatchEvidence } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { inPeriod } from './period.ts';
 import { termLayout } from './proximity.ts';
 import { pickQuote, sentenceWeight } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
 import {
-  type ConfidenceFeature,
   confidenceOf,
   type Features,
   LAYOUT_FEATURES,
@@ -107,10 +107,13 @@ interface Candidate {
   matchedTerms: Map<string, number>;
   /** Question terms found in the passage or its neighbours. */
   inPassage: Set<string>;
+  /** Question terms found in the passage's article. */
+  articleTerms: Set<string>;
   /** The passage's tokens, when ranking needed them already. */
   tokens: Token[] | undefined;
   features: Features<RankFeature>;
-  confidenceFeatures?: Features<ConfidenceFeature>;
+  /** How specific its match is, measured for the candidates that may be shown. */
+  evidence?: MatchEvidence;
   /** Calibrated probability that the passage answers the question (0 for those not measured). */
   confidence: number;
 }
@@ -121,7 +124,29 @@ export interface FittingCandidate {
   article: string;
   passage: string;
   features: Features<RankFeature>;
-  confidenceFeatures: Features<ConfidenceFeature>;
+  evidence: MatchEvidence;
+}
+
+/** What MiniSearch found for a question. */
+interface Retrieved {
+  hits: SearchResult[];
+  /** Matching articles by id. */
+  articleHits: Map<string, SearchResult>;
+  topArticleScore: number;
+  topPassageScore: number;
+  /** Question terms too common to search, counted wherever they appear in a candidate. */
+  common: string[];
+}
+
+/** A question as the ranking weighs it. */
+interface Asked {
+  terms: string[];
+  type: AnswerType;
+  /** Each term's rarity (idf). */
+  termWeights: Map<string, number>;
+  totalWeight: number;
+  /** Whether a mention is made of the question's own words (then it cannot be the answer). */
+  isKnown: (mention: string) => boolean;
 }
 
 /**
@@ -362,20 +387,32 @@ export class Engine extends SearchEngine {
     wanted: number,
     everyLayout = false,
   ): Candidate[] {
-    const w = this.ranking;
-    const model = this.model;
-    const split = this.splitByCost(terms);
-    if (!split) return [];
-    const { selective, common } = split;
+    const retrieved = this.retrieve(question, terms, scope);
+    if (!retrieved) return [];
+    const asked = this.weigh(terms, type);
+    const candidates = this.pool(retrieved, wanted).flatMap(
+      (hit) => this.candidate(hit, retrieved, asked) ?? [],
+    );
+    this.measureLayout(candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
+    for (const candidate of candidates.slice(0, everyLayout ? candidates.length : wanted)) {
+      this.judge(candidate, asked);
+    }
+    return candidates;
+  }
 
+  /** The passages and articles MiniSearch finds for the question's selective terms, with the best scores. */
+  private retrieve(question: string, terms: readonly string[], scope: Scope): Retrieved | undefined {
+    const w = this.ranking;
+    const split = this.splitByCost(terms);
+    if (!split) return undefined;
     const names = nameTerms(question);
     const options: SearchOptions = {
       ...this.searchOptions(scope),
       boostTerm: (term) => (names.has(term) ? w.nameBoost : 1),
     };
-    const query = selective.join(' ');
+    const query = split.selective.join(' ');
     const hits = this.passageIndex.search(query, { ...options, bm25: w.bm25 });
-    if (hits.length === 0) return [];
+    if (hits.length === 0) return undefined;
     const articleHits = new Map(
       this.articleIndex
         .search(query, { ...options, filter: undefined, bm25: w.articleBm25 })
@@ -383,92 +420,100 @@ export class Engine extends SearchEngine {
     );
     let topArticleScore = Number.EPSILON;
     for (const hit of articleHits.values()) topArticleScore = Math.max(topArticleScore, hit.score);
-    const topPassageScore = hits[0]!.score;
+    return { hits, articleHits, topArticleScore, topPassageScore: hits[0]!.score, common: split.common };
+  }
+
+  /** The question's terms with their rarity, and what counts as its answer. */
+  private weigh(terms: string[], type: AnswerType): Asked {
     const termWeights = new Map(terms.map((term) => [term, this.weight(term)]));
     let totalWeight = 0;
-    let unknownWeight = 0;
-    for (const [term, weight] of termWeights) {
-      totalWeight += weight;
-      if (!this.documentFrequency.has(term)) unknownWeight += weight;
-    }
-    const covered = (matched: ReadonlySet<string>) => {
-      let sum = 0;
-      for (const [term, weight] of termWeights) {
-        if (matched.has(term)) sum += weight * (this.documentFrequency.has(term) ? 1 : w.fuzzyCoverage);
-      }
-      return sum / totalWeight;
-    };
-    const isKnown = knownTo(terms);
-    const asksForFact = type === 'money' || type === 'quantity' || type === 'time';
+    for (const weight of termWeights.values()) totalWeight += weight;
+    return { terms, type, termWeights, totalWeight, isKnown: knownTo(terms) };
+  }
 
-    // The best passages overall, and every matching passage of the best few articles: the passage that
-    // answers is often not the one repeating most of the question's words.
+  /**
+   * The best passages overall, and every matching passage of the best few articles: the passage that
+   * answers is often not the one repeating most of the question's words.
+   */
+  private pool({ hits, articleHits }: Retrieved, wanted: number): SearchResult[] {
+    const w = this.ranking;
     const topArticles = new Set(
       [...articleHits.values()]
         .sort((a, b) => b.score - a.score)
         .slice(0, w.articleCandidates)
         .map((hit) => String(hit.id)),
     );
-    const pool = Math.max(w.candidates, wanted);
-    const chosen = hits.filter((hit, rank) => rank < pool || topArticles.has(articleOf(String(hit.id))));
-    const candidates: Candidate[] = [];
-    for (const hit of chosen) {
-      const located = this.byCitation.get(String(hit.id));
-      if (!located) continue;
-      const matchedTerms = new Map(hit.terms.map((term) => [term, this.weight(term)]));
-      const inPassage = new Set(hit.queryTerms);
-      // Question terms in the passage's own text (a fuzzily matched one is taken as its own).
-      const own = new Set(hit.queryTerms.filter((term) => hit.match[term]?.includes('text') ?? true));
-      let contextOnly = 0;
-      for (const term of hit.terms) {
-        if (!hit.match[term]?.includes('text')) contextOnly += this.weight(term);
-      }
-      let tokens: Token[] | undefined;
-      if (common.length > 0) {
-        tokens = tokenize(located.passage.text);
-        const present = new Set(tokens.map((token) => token.term));
-        for (const term of common) {
-          if (!present.has(term)) continue;
-          inPassage.add(term);
-          own.add(term);
-          matchedTerms.set(term, termWeights.get(term)!);
-        }
-      }
-      const articleHit = articleHits.get(located.article.id);
-      const articleShare = (articleHit?.score ?? 0) / topArticleScore;
-      const holdsAnswerType = mentionsAnswerType(located.passage.text, type, isKnown);
-      const features: Features<RankFeature> = {
-        passage: hit.score / topPassageScore,
-        article: articleShare,
-        coverage: covered(own),
-        articleCoverage: covered(new Set([...inPassage, ...(articleHit?.queryTerms ?? [])])),
-        contextOnly: Math.min(1, contextOnly / totalWeight),
-        speakerInContext:
-          contextOnly > 0 && PRONOUN_SPEAKER.test(located.passage.text)
-            ? Math.min(1, contextOnly / totalWeight)
-            : 0,
-        lead: articleShare / (1 + located.passage.index),
-        answerType: holdsAnswerType ? 1 : 0,
-        askedFactMissing: asksForFact && !holdsAnswerType ? 1 : 0,
-        answerMeets: 0,
-        proximity: 0,
-        window: 0,
-        phrase: 0,
-      };
-      candidates.push({
-        located,
-        score: linear(model.ranking, features),
-        matchedTerms,
-        inPassage,
-        tokens,
-        features,
-        confidence: 0,
-      });
-    }
+    const size = Math.max(w.candidates, wanted);
+    return hits.filter((hit, rank) => rank < size || topArticles.has(articleOf(String(hit.id))));
+  }
 
-    // The layout of the matched words adds at most the sum of the layout weights, and needs the passage
-    // tokenized: it is measured only for candidates that could still reach the places wanted, best
-    // first; the rest keep their lower bound.
+  /** A candidate with the features that need no tokens of the passage (unless common terms do). */
+  private candidate(hit: SearchResult, retrieved: Retrieved, asked: Asked): Candidate | undefined {
+    const located = this.byCitation.get(String(hit.id));
+    if (!located) return undefined;
+    const { termWeights, totalWeight, type, isKnown } = asked;
+    const matchedTerms = new Map(hit.terms.map((term) => [term, this.weight(term)]));
+    const inPassage = new Set(hit.queryTerms);
+    // Question terms in the passage's own text (a fuzzily matched one is taken as its own).
+    const own = new Set(hit.queryTerms.filter((term) => hit.match[term]?.includes('text') ?? true));
+    let contextOnly = 0;
+    for (const term of hit.terms) {
+      if (!hit.match[term]?.includes('text')) contextOnly += this.weight(term);
+    }
+    let tokens: Token[] | undefined;
+    if (retrieved.common.length > 0) {
+      tokens = tokenize(located.passage.text);
+      const present = new Set(tokens.map((token) => token.term));
+      for (const term of retrieved.common) {
+        if (!present.has(term)) continue;
+        inPassage.add(term);
+        own.add(term);
+        matchedTerms.set(term, termWeights.get(term)!);
+      }
+    }
+    const articleHit = retrieved.articleHits.get(located.article.id);
+    const articleTerms = new Set(articleHit?.queryTerms ?? []);
+    const articleShare = (articleHit?.score ?? 0) / retrieved.topArticleScore;
+    const holdsAnswerType = mentionsAnswerType(located.passage.text, type, isKnown);
+    const asksForFact = type === 'money' || type === 'quantity' || type === 'time';
+    const neighbours = Math.min(1, contextOnly / totalWeight);
+    const features: Features<RankFeature> = {
+      passage: hit.score / retrieved.topPassageScore,
+      article: articleShare,
+      coverage: this.covered(own, asked),
+      articleCoverage: this.covered(new Set([...inPassage, ...articleTerms]), asked),
+      contextOnly: neighbours,
+      speakerInContext: PRONOUN_SPEAKER.test(located.passage.text) ? neighbours : 0,
+      lead: articleShare / (1 + located.passage.index),
+      answerType: holdsAnswerType ? 1 : 0,
+      askedFactMissing: asksForFact && !holdsAnswerType ? 1 : 0,
+      answerMeets: 0,
+      proximity: 0,
+      window: 0,
+      phrase: 0,
+    };
+    const score = linear(this.model.ranking, features);
+    return { located, score, matchedTerms, inPassage, articleTerms, tokens, features, confidence: 0 };
+  }
+
+  /** The rarity-weighted share of the question's terms among `matched` (a fuzzy match counts less). */
+  private covered(matched: ReadonlySet<string>, { termWeights, totalWeight }: Asked): number {
+    let sum = 0;
+    for (const [term, weight] of termWeights) {
+      if (!matched.has(term)) continue;
+      sum += weight * (this.documentFrequency.has(term) ? 1 : this.ranking.fuzzyCoverage);
+    }
+    return sum / totalWeight;
+  }
+
+  /**
+   * The layout of the matched words adds at most the sum of the layout weights, and needs the passage
+   * tokenized: it is measured only for candidates that could still reach the places wanted, best
+   * first; the rest keep their lower bound. Leaves the candidates sorted by score.
+   */
+  private measureLayout(candidates: Candidate[], asked: Asked, wanted: number): void {
+    const { terms, totalWeight, type, isKnown } = asked;
+    const model = this.model;
     candidates.sort((a, b) => b.score - a.score);
     let layoutAtMost = 0;
     for (const name of LAYOUT_FEATURES) layoutAtMost += Math.max(0, model.ranking[name]);
@@ -476,71 +521,46 @@ export class Engine extends SearchEngine {
     const pairs = new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`));
     const best: number[] = [];
     for (const candidate of candidates) {
-      if (!everyLayout && best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
-      const tokens = candidate.tokens ?? tokenize(candidate.located.passage.text);
+      if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
+      const { passage } = candidate.located;
+      const tokens = candidate.tokens ?? tokenize(passage.text);
       const layout = termLayout(tokens, candidate.matchedTerms, totalWeight);
       const f = candidate.features;
       f.proximity = layout.proximity;
       f.window = layout.densestWindow;
       f.phrase = phraseShare(tokens, pairs);
-      f.answerMeets = answerMeets(
-        candidate.located.passage.text,
-        candidate.matchedTerms,
-        totalWeight,
-        type,
-        isKnown,
-      );
+      f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, type, isKnown);
       candidate.score = linear(model.ranking, f);
       const at = best.findIndex((score) => score < candidate.score);
       best.splice(at < 0 ? best.length : at, 0, candidate.score);
     }
     candidates.sort((a, b) => b.score - a.score);
-    // How much the question's matched words say: a question sharing only common words ("capital",
-    // "won") with a large archive is less likely answered than one matching a rare name.
-    const logPassages = Math.log(1 + this.passageCount);
-    const rarestKnown = [...termWeights]
-      .filter(([term]) => this.documentFrequency.has(term))
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 2);
-    const rarestWeight = rarestKnown.reduce((sum, [, weight]) => sum + weight, 0);
-    const numbers = terms.filter((term) => /^\d/.test(term));
-    for (const candidate of candidates.slice(0, everyLayout ? candidates.length : wanted)) {
-      let rarest = Number.POSITIVE_INFINITY;
-      let matchedIdf = 0;
-      for (const term of candidate.matchedTerms.keys()) {
-        rarest = Math.min(rarest, this.df(term));
-        matchedIdf += this.weight(term);
-      }
-      let missingRarest = 0;
-      for (const [term, weight] of termWeights) {
-        if (this.documentFrequency.has(term) && !candidate.inPassage.has(term)) {
-          missingRarest = Math.max(missingRarest, weight / logPassages);
-        }
-      }
-      let rareMissing = 0;
-      for (const [term, weight] of rarestKnown) if (!candidate.inPassage.has(term)) rareMissing += weight;
-      const articleTerms = articleHits.get(candidate.located.article.id)?.queryTerms ?? [];
-      const numberMissing = numbers.some((n) => !candidate.inPassage.has(n) && !articleTerms.includes(n));
-      const f = candidate.features;
-      candidate.confidenceFeatures = {
-        score: candidate.score,
-        coverage: f.coverage,
-        articleCoverage: f.articleCoverage,
-        answerType: f.answerType,
-        askedFactMissing: f.askedFactMissing,
-        answerMeets: f.answerMeets,
-        window: f.window,
-        unknownShare: unknownWeight / totalWeight,
-        specificity: Number.isFinite(rarest) ? 1 - Math.log(1 + rarest) / logPassages : 0,
-        matchedIdf: matchedIdf / 10,
-        missingRarest: Math.min(1, missingRarest),
-        unknownAtScale: (unknownWeight / totalWeight) * Math.min(1, logPassages / Math.log(100_001)),
-        rareMissing: rarestWeight > 0 ? rareMissing / rarestWeight : 0,
-        numberMissing: numberMissing ? 1 : 0,
-      };
-      candidate.confidence = confidenceOf(model, candidate.confidenceFeatures);
+  }
+
+  /** The candidate's confidence of answering, from how much and how specific its matched words are. */
+  private judge(candidate: Candidate, { termWeights }: Asked): void {
+    let rarestMatchedDf = Number.POSITIVE_INFINITY;
+    let matchedIdf = 0;
+    for (const [term, weight] of candidate.matchedTerms) {
+      rarestMatchedDf = Math.min(rarestMatchedDf, this.df(term));
+      matchedIdf += weight;
     }
-    return candidates;
+    candidate.evidence = {
+      terms: [...termWeights].map(([term, weight]) => ({
+        weight,
+        known: this.documentFrequency.has(term),
+        number: /^\d/.test(term),
+        inPassage: candidate.inPassage.has(term),
+        inArticle: candidate.articleTerms.has(term),
+      })),
+      passages: this.passageCount,
+      rarestMatchedDf,
+      matchedIdf,
+    };
+    candidate.confidence = confidenceOf(
+      this.model,
+      confidenceFeatures(candidate.evidence, candidate.features, candidate.score),
+    );
   }
 
   /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */
@@ -553,7 +573,7 @@ export class Engine extends SearchEngine {
       article: candidate.located.article.id,
       passage: candidate.located.passage.text,
       features: candidate.features,
-      confidenceFeatures: candidate.confidenceFeatures!,
+      evidence: candidate.evidence!,
     }));
   }
 

@@ -69,6 +69,29 @@ export const CONFIDENCE_FEATURES = [
    * three articles is common, one unknown to 24,000 says the question is about something else.
    */
   'unknownAtScale',
+  /** Share of the weight of the question's words the corpus has that the passage (with neighbours) holds. */
+  'knownCoverage',
+  /** ...that the passage's article holds. */
+  'knownArticleCoverage',
+  /** The idf of the rarest known question word the passage (with neighbours) lacks, over 10 (not scaled by the corpus). */
+  'missingIdf',
+  /** ...that the whole article lacks. */
+  'articleMissingIdf',
+  /** 1 when the question's rarest known word is not in the passage or its neighbours. */
+  'rarestMissing',
+  /**
+   * (matched idf - log(1+N)) / 10: about log(1 / the number of passages that would hold all the matched
+   * words by chance). Two common words match somewhere in a large archive by chance; a rare name and
+   * three words together do not.
+   */
+  'surprise',
+  /**
+   * The corpus's size, log(1+N) / log(100,001) at most 1: the larger the archive, the likelier an
+   * off-topic question's words all meet somewhere by chance, so the same match says less.
+   */
+  'scale',
+  /** `knownCoverage` times `scale`. */
+  'knownCoverageAtScale',
 ] as const;
 export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
 

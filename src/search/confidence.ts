@@ -1,0 +1,106 @@
+import type { ConfidenceFeature, Features, RankFeature } from './ranking-model.ts';
+
+/** One question term as one candidate passage matches it. */
+export interface TermEvidence {
+  /** Its rarity among passages (BM25's idf). */
+  weight: number;
+  /** The corpus has the term (else it is as rare as can be, and matches only fuzzily if at all). */
+  known: boolean;
+  /** A number or year ("2018"). */
+  number: boolean;
+  /** Found in the passage or its neighbours. */
+  inPassage: boolean;
+  /** Found anywhere in the passage's article. */
+  inArticle: boolean;
+}
+
+/**
+ * What one candidate's match says of the question, kept apart from the features made of it so the
+ * fitting script can try other confidence features on candidates it measured once.
+ */
+export interface MatchEvidence {
+  terms: TermEvidence[];
+  /** Passages in the corpus. */
+  passages: number;
+  /** Passages holding the rarest of the passage's matched terms (Infinity when none matched). */
+  rarestMatchedDf: number;
+  /** Rarity of the passage's matched terms, summed. */
+  matchedIdf: number;
+}
+
+/** The ranking's features that the confidence also reads. */
+type Shared = Pick<
+  Features<RankFeature>,
+  'coverage' | 'articleCoverage' | 'answerType' | 'askedFactMissing' | 'answerMeets' | 'window'
+>;
+
+/**
+ * The confidence features of a candidate: beside its ranking score, how SPECIFIC the matched words
+ * are. An off-topic question over a large archive shares common words ("capital", "won") with
+ * thousands of passages; what gives it away is that its rare words are unmatched, or unknown.
+ */
+export function confidenceFeatures(
+  evidence: MatchEvidence,
+  ranking: Shared,
+  score: number,
+): Features<ConfidenceFeature> {
+  const { terms, passages } = evidence;
+  const logPassages = Math.log(1 + passages);
+  let total = 0;
+  let unknown = 0;
+  let known = 0;
+  let knownInPassage = 0;
+  let knownInArticle = 0;
+  let missingIdf = 0;
+  let articleMissingIdf = 0;
+  let numberMissing = 0;
+  for (const term of terms) {
+    total += term.weight;
+    if (term.number && !term.inPassage && !term.inArticle) numberMissing = 1;
+    if (!term.known) {
+      unknown += term.weight;
+      continue;
+    }
+    known += term.weight;
+    if (term.inPassage) knownInPassage += term.weight;
+    else missingIdf = Math.max(missingIdf, term.weight);
+    if (term.inArticle || term.inPassage) knownInArticle += term.weight;
+    else articleMissingIdf = Math.max(articleMissingIdf, term.weight);
+  }
+  // The question's two rarest words the corpus has: an answering passage rarely lacks them.
+  const rarest = terms
+    .filter((term) => term.known)
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, 2);
+  const rarestWeight = rarest.reduce((sum, term) => sum + term.weight, 0);
+  const rareMissing = rarest.reduce((sum, term) => sum + (term.inPassage ? 0 : term.weight), 0);
+  const unknownShare = total > 0 ? unknown / total : 0;
+  const scale = Math.min(1, logPassages / Math.log(100_001));
+  const knownCoverage = known > 0 ? knownInPassage / known : 0;
+  return {
+    score,
+    coverage: ranking.coverage,
+    articleCoverage: ranking.articleCoverage,
+    answerType: ranking.answerType,
+    askedFactMissing: ranking.askedFactMissing,
+    answerMeets: ranking.answerMeets,
+    window: ranking.window,
+    unknownShare,
+    specificity: Number.isFinite(evidence.rarestMatchedDf)
+      ? 1 - Math.log(1 + evidence.rarestMatchedDf) / logPassages
+      : 0,
+    matchedIdf: evidence.matchedIdf / 10,
+    missingRarest: Math.min(1, missingIdf / logPassages),
+    unknownAtScale: unknownShare * scale,
+    rareMissing: rarestWeight > 0 ? rareMissing / rarestWeight : 0,
+    numberMissing,
+    knownCoverage,
+    knownArticleCoverage: known > 0 ? knownInArticle / known : 0,
+    missingIdf: missingIdf / 10,
+    articleMissingIdf: articleMissingIdf / 10,
+    rarestMissing: rarest[0] !== undefined && !rarest[0].inPassage ? 1 : 0,
+    surprise: (evidence.matchedIdf - logPassages) / 10,
+    scale,
+    knownCoverageAtScale: knownCoverage * scale,
+  };
+}
