@@ -1,0 +1,123 @@
+import { publishedDay } from '../corpus/published-date.ts';
+import type { Answer, AnswerResult, AnswerTime, ReportRef } from './answer.ts';
+import type { Period } from './period.ts';
+import { readTimeWords } from './time-words.ts';
+
+/**
+ * The date layer of an answer: applied after ranking, to groups of reports of one fact, so it never
+ * changes what the fitted ranking scores. A question naming a year or month has that period's groups
+ * first; one asking for the latest news has the newest reports first.
+ */
+
+/** Reports of one fact from different articles, most relevant first. */
+export type ReportGroup = AnswerResult[];
+
+/**
+ * One page of an answer with the date layer: `search(text, period, shown)` gives the ranked groups for
+ * a text within a period (undefined: the answer's own scope), enough for `shown` results and one more.
+ * A period the user set (`since`/`until`) stands; a year or month named in the question is preferred,
+ * and said when the corpus has nothing from then. Time words are not searched for: "latest" or "2003"
+ * in a passage says nothing of when it was published.
+ */
+export function answerInTime(
+  question: string,
+  offset: number,
+  limit: number,
+  period: Period | undefined,
+  timeWords: boolean,
+  search: (text: string, period: Period | undefined, shown: number) => ReportGroup[],
+): Answer {
+  const shown = offset + limit;
+  const words = timeWords ? readTimeWords(question) : undefined;
+  // A question of time words only ("what's new?") is searched as written.
+  const text = words && words.topic !== '' ? words.topic : question;
+  const all = search(text, period, shown);
+  const time: AnswerTime = {};
+  let groups = all;
+  if (words?.named && period === undefined) {
+    const named = words.named;
+    const within = search(text, named.period, shown);
+    groups = preferPeriod(within, all);
+    const closest = within.length === 0 ? closestTo(all, named.period, named.label.includes(' ')) : undefined;
+    time.named = { label: named.label, found: within.length > 0, ...(closest ? { closest } : {}) };
+  }
+  if (words?.recent && groups.length > 0) {
+    groups = newestFirst(groups);
+    time.newestFirst = true;
+  }
+  if (groups.length === 0) return { query: question, results: [], hasMore: false };
+  return {
+    query: question,
+    results: groups.slice(offset, shown).map(groupResult),
+    hasMore: groups.length > shown,
+    ...(time.named || time.newestFirst ? { time } : {}),
+  };
+}
+
+/** The groups answering from the named period first, then the others not already among them. */
+export function preferPeriod(within: readonly ReportGroup[], all: readonly ReportGroup[]): ReportGroup[] {
+  const shown = new Set(within.flatMap((group) => group.map((report) => report.citation)));
+  return [...within, ...all.filter((group) => !group.some((report) => shown.has(report.citation)))];
+}
+
+/**
+ * When the period named has no coverage: when the coverage found lies nearest it, as a year (`1987`)
+ * or, for a month asked, a month (`July 2015`). Undefined when nothing found is dated.
+ */
+export function closestTo(
+  groups: readonly ReportGroup[],
+  period: Period,
+  byMonth: boolean,
+): string | undefined {
+  const from = Date.parse(period.since ?? '0000-01-01');
+  const to = Date.parse(period.until ?? '9999-12-31');
+  let best: { day: string; distance: number } | undefined;
+  for (const report of groups.flat()) {
+    if (report.published === null) continue;
+    const day = publishedDay(report.published);
+    const at = Date.parse(day);
+    const distance = at < from ? from - at : at - to;
+    if (!best || distance < best.distance) best = { day, distance };
+  }
+  if (!best) return undefined;
+  if (!byMonth) return best.day.slice(0, 4);
+  const month = new Date(`${best.day.slice(0, 7)}-01T00:00:00Z`).toLocaleString('en-GB', {
+    month: 'long',
+    timeZone: 'UTC',
+  });
+  return `${month} ${best.day.slice(0, 4)}`;
+}
+
+/**
+ * Newest first: within each group its newest dated report leads (the others follow, as ranked), and
+ * groups are ordered by that report's day, newest first. Undated reports and groups keep their ranked
+ * order after the dated ones: their place in time is unknown.
+ */
+export function newestFirst(groups: readonly ReportGroup[]): ReportGroup[] {
+  const day = (report: AnswerResult) => (report.published === null ? '' : publishedDay(report.published));
+  const newest = (group: ReportGroup) => [...group].sort((a, b) => day(b).localeCompare(day(a)));
+  return groups.map(newest).sort((a, b) => day(b[0]!).localeCompare(day(a[0]!)));
+}
+
+/** A group as one result: its lead, the other reports' citations, and the earliest and latest dated report. */
+export function groupResult(group: ReportGroup): AnswerResult {
+  const [lead, ...others] = group;
+  const dated = group
+    .filter((report) => report.published !== null)
+    .sort((a, b) => publishedDay(a.published!).localeCompare(publishedDay(b.published!)));
+  const earliest = dated[0];
+  const latest = dated.at(-1);
+  const differ =
+    earliest !== undefined &&
+    latest !== undefined &&
+    publishedDay(earliest.published!) !== publishedDay(latest.published!);
+  return {
+    ...lead!,
+    alsoReportedBy: others.map((report) => report.citation),
+    ...(differ ? { reported: { earliest: refOf(earliest), latest: refOf(latest) } } : {}),
+  };
+}
+
+function refOf(report: AnswerResult): ReportRef {
+  return { citation: report.citation, publisher: report.publisher, published: report.published! };
+}
