@@ -8,6 +8,8 @@ import { code } from '../src/interactions/render/citation.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
 import { readQueryState } from '../src/interactions/render/query-state.ts';
+import { showTimeline } from '../src/interactions/show-timeline.ts';
+import { readTimeWords } from '../src/search/time-words.ts';
 
 /** Longest question accepted; Discord enforces it in the client too (`setMaxLength`). */
 export const MAX_QUESTION_LENGTH = 300;
@@ -123,6 +125,23 @@ export default {
             payload,
           ),
         };
+      },
+    },
+    /** `ask:timeline`: the timeline of this answer's topic (its question without time words), privately. */
+    'ask:timeline': {
+      rateLimited: true,
+      async execute(ctx, _args, press) {
+        const state = readQueryState(press.message.embeds);
+        if (!state)
+          throw new UserError('stale-button', 'This button no longer works; ask the question again.');
+        const topic = readTimeWords(state.question).topic || state.question;
+        const timeline = await showTimeline(ctx.library.engine, {
+          topic,
+          page: 0,
+          ...(state.since ? { since: state.since } : {}),
+          ...(state.until ? { until: state.until } : {}),
+        });
+        return { reply: ephemeral(timeline) };
       },
     },
     /** `ask:vote:<1|0>:<hash>:<citation>`: Helpful / Not helpful (see src/interactions/feedback.ts). */

@@ -37,9 +37,18 @@ export function answerInTime(
   if (words?.named && period === undefined) {
     const named = words.named;
     const within = search(text, named.period, shown);
-    groups = preferPeriod(within, all);
-    const closest = within.length === 0 ? closestTo(all, named.period, named.label.includes(' ')) : undefined;
-    time.named = { label: named.label, found: within.length > 0, ...(closest ? { closest } : {}) };
+    if (within.length > 0) {
+      groups = preferPeriod(within, all);
+      time.named = { label: named.label, found: true };
+    } else {
+      const nearest = nearestTo(all, named.period, named.label.includes(' '));
+      groups = nearest.groups;
+      time.named = {
+        label: named.label,
+        found: false,
+        ...(nearest.closest ? { closest: nearest.closest } : {}),
+      };
+    }
   }
   if (words?.recent && groups.length > 0) {
     groups = newestFirst(groups);
@@ -61,31 +70,51 @@ export function preferPeriod(within: readonly ReportGroup[], all: readonly Repor
 }
 
 /**
- * When the period named has no coverage: when the coverage found lies nearest it, as a year (`1987`)
- * or, for a month asked, a month (`July 2015`). Undefined when nothing found is dated.
+ * When the period named has no coverage: the groups nearest it in time first (by their report nearest
+ * it; undated groups last, each keeping its ranked order among equals), and when that nearest coverage
+ * is, as a year (`1987`) or, for a month asked, a month (`July 2015`).
  */
-export function closestTo(
+export function nearestTo(
   groups: readonly ReportGroup[],
   period: Period,
   byMonth: boolean,
-): string | undefined {
+): { groups: ReportGroup[]; closest?: string } {
   const from = Date.parse(period.since ?? '0000-01-01');
   const to = Date.parse(period.until ?? '9999-12-31');
-  let best: { day: string; distance: number } | undefined;
-  for (const report of groups.flat()) {
-    if (report.published === null) continue;
-    const day = publishedDay(report.published);
-    const at = Date.parse(day);
-    const distance = at < from ? from - at : at - to;
-    if (!best || distance < best.distance) best = { day, distance };
-  }
-  if (!best) return undefined;
-  if (!byMonth) return best.day.slice(0, 4);
-  const month = new Date(`${best.day.slice(0, 7)}-01T00:00:00Z`).toLocaleString('en-GB', {
+  const distance = (group: ReportGroup) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (const report of group) {
+      if (report.published === null) continue;
+      const at = Date.parse(publishedDay(report.published));
+      best = Math.min(best, at < from ? from - at : Math.max(0, at - to));
+    }
+    return best;
+  };
+  const ordered = groups
+    .map((group) => ({ group, distance: distance(group) }))
+    .sort((a, b) => (a.distance === b.distance ? 0 : a.distance < b.distance ? -1 : 1))
+    .map(({ group }) => group);
+  const nearest = ordered[0] ? nearestDay(ordered[0], from, to) : undefined;
+  if (nearest === undefined) return { groups: ordered };
+  if (!byMonth) return { groups: ordered, closest: nearest.slice(0, 4) };
+  const month = new Date(`${nearest.slice(0, 7)}-01T00:00:00Z`).toLocaleString('en-GB', {
     month: 'long',
     timeZone: 'UTC',
   });
-  return `${month} ${best.day.slice(0, 4)}`;
+  return { groups: ordered, closest: `${month} ${nearest.slice(0, 4)}` };
+}
+
+/** The day of a group's report nearest the period, or undefined when none is dated. */
+function nearestDay(group: ReportGroup, from: number, to: number): string | undefined {
+  let best: { day: string; distance: number } | undefined;
+  for (const report of group) {
+    if (report.published === null) continue;
+    const day = publishedDay(report.published);
+    const at = Date.parse(day);
+    const distance = at < from ? from - at : Math.max(0, at - to);
+    if (!best || distance < best.distance) best = { day, distance };
+  }
+  return best?.day;
 }
 
 /**
