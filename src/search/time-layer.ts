@@ -150,3 +150,21 @@ export function groupResult(group: ReportGroup): AnswerResult {
 function refOf(report: AnswerResult): ReportRef {
   return { citation: report.citation, publisher: report.publisher, published: report.published! };
 }
+
+/**
+ * What an answer's time words did, in plain words for its first line: "Nothing from 2003; closest
+ * coverage is from 1987:", "Coverage from 2003 first.", "Newest reports first."; '' when nothing.
+ */
+export function describeTime(time: AnswerTime | undefined): string {
+  const named = time?.named;
+  return [
+    named && !named.found
+      ? `Nothing from ${named.label}${named.closest ? `; closest coverage is from ${named.closest}:` : '.'}`
+      : named
+        ? `Coverage from ${named.label} first.`
+        : '',
+    time?.newestFirst ? 'Newest reports first.' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}

@@ -9,6 +9,7 @@ import {
 import type { Article } from '../../corpus/article.ts';
 import { type Disagreement, formatValues } from '../../factcheck/outlets-differ.ts';
 import type { Answer, AnswerResult, Highlight, ReportRef } from '../../search/answer.ts';
+import { describeTime } from '../../search/time-layer.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { citationLine, code, dateLabel, isWebUrl } from './citation.ts';
 import { escapeText } from './escape.ts';
@@ -110,21 +111,10 @@ export function renderNoCoverage(
   };
 }
 
-/**
- * What the question's time words did, as a first line: "Nothing from 2003; closest coverage is from
- * 1987:", "Coverage from 2003 first.", "Newest reports first.".
- */
+/** What the question's time words did, as a first line of its own. */
 function timeNote(answer: Answer): string {
-  const named = answer.time?.named;
-  const notes = [
-    named && !named.found
-      ? `Nothing from ${named.label}${named.closest ? `; closest coverage is from ${named.closest}:` : '.'}`
-      : named
-        ? `Coverage from ${named.label} first.`
-        : '',
-    answer.time?.newestFirst ? 'Newest reports first.' : '',
-  ].filter(Boolean);
-  return notes.length > 0 ? `${escapeText(notes.join(' '))}\n` : '';
+  const note = describeTime(answer.time);
+  return note ? `${escapeText(note)}\n` : '';
 }
 
 /** "First reported by Wire (1987-02-26) · latest: Coastal Courier (2015-08-31)". */
