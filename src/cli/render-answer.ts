@@ -133,8 +133,8 @@ export function answerToJson(
       passage: result.passage,
       score: result.score,
       alsoReportedBy: result.alsoReportedBy,
-      reported: result.reported ?? null,
       outletsDiffer: disagreements.get(result.citation) ?? [],
+      reported: result.reported ?? null,
     })),
     time: answer.time ?? null,
   };

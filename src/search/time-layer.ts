@@ -13,6 +13,12 @@ import { readTimeWords } from './time-words.ts';
 export type ReportGroup = AnswerResult[];
 
 /**
+ * Groups reordered by time are chosen among at least this many, so the first pages of an answer agree
+ * on the order and "nearest" or "newest" is not just the best of the first few.
+ */
+const TIME_ORDER_POOL = 10;
+
+/**
  * One page of an answer with the date layer: `search(text, period, shown)` gives the ranked groups for
  * a text within a period (undefined: the answer's own scope), enough for `shown` results and one more.
  * A period the user set (`since`/`until`) stands; a year or month named in the question is preferred,
@@ -31,7 +37,8 @@ export function answerInTime(
   const words = timeWords ? readTimeWords(question) : undefined;
   // A question of time words only ("what's new?") is searched as written.
   const text = words && words.topic !== '' ? words.topic : question;
-  const all = search(text, period, shown);
+  const reorders = words !== undefined && (words.recent || (words.named !== undefined && period === undefined));
+  const all = search(text, period, reorders ? Math.max(shown, TIME_ORDER_POOL) : shown);
   const time: AnswerTime = {};
   let groups = all;
   if (words?.named && period === undefined) {

@@ -40,6 +40,7 @@ const RESULT_KEYS = [
   'score',
   'alsoReportedBy',
   'outletsDiffer',
+  'reported',
 ];
 
 // Each test starts the CLI (and its index worker) as a process: seconds each on a busy shared machine.
@@ -106,7 +107,11 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('No coverage found');
     const json = await ask(['--json', 'What is the capital of Australia?']);
-    expect(JSON.parse(json.stdout)).toEqual({ query: 'What is the capital of Australia?', results: [] });
+    expect(JSON.parse(json.stdout)).toEqual({
+      query: 'What is the capital of Australia?',
+      results: [],
+      time: null,
+    });
   });
 
   it('with --stdin --json answers every line in order, one line each, blank and odd lines included', async () => {

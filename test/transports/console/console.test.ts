@@ -80,7 +80,8 @@ describe('the local console', () => {
   });
 
   it('answers a question, then presses "More results" and "Show context" on the reply', async () => {
-    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 2', '/press 9']);
+    // Buttons: 1 More results, 2 Timeline, 3 Show context 4, ...
+    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 3', '/press 9']);
     expect(out).toContain('Results 1–3');
     expect(out).toContain('Results 4–6');
     expect(out).toMatch(/\(only you can see this\)\nContext of teteghem|Context of calais/);
