@@ -9,7 +9,7 @@ import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
 import { readQueryState } from '../src/interactions/render/query-state.ts';
 import { showTimeline } from '../src/interactions/show-timeline.ts';
-import { readTimeWords } from '../src/search/time-words.ts';
+import { topicOf } from '../src/search/time-words.ts';
 
 /** Longest question accepted; Discord enforces it in the client too (`setMaxLength`). */
 export const MAX_QUESTION_LENGTH = 300;
@@ -134,7 +134,7 @@ export default {
         const state = readQueryState(press.message.embeds);
         if (!state)
           throw new UserError('stale-button', 'This button no longer works; ask the question again.');
-        const topic = readTimeWords(state.question).topic || state.question;
+        const topic = topicOf(state.question);
         const timeline = await showTimeline(ctx.library.engine, {
           topic,
           page: 0,

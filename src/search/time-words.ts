@@ -1,3 +1,4 @@
+import { tokenize } from './analyze.ts';
 import { type Period, periodBound } from './period.ts';
 
 /** A year or month the question names ("in 2003", "in August 2015"). */
@@ -82,4 +83,20 @@ function monthPeriod(month: string, year: string): NamedPeriod {
     label: `${name.charAt(0).toUpperCase()}${name.slice(1)} ${year}`,
     period: { since: periodBound('since', written), until: periodBound('until', written) },
   };
+}
+
+/**
+ * The topic of a question as a timeline's title and search: its searched words as written, without
+ * question or time words ("What's the latest on the Gravelines dock strike?" is "Gravelines dock strike").
+ */
+export function topicOf(question: string): string {
+  const { topic } = readTimeWords(question);
+  const words: string[] = [];
+  let last = -1;
+  for (const token of tokenize(topic)) {
+    if (token.start === last) continue;
+    last = token.start;
+    words.push(topic.slice(token.start, token.end));
+  }
+  return words.length > 0 ? words.join(' ') : question.trim();
 }

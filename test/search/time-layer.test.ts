@@ -67,7 +67,10 @@ describe('a question asking for the latest state', () => {
     const latest = { citation: 'port-sale-gazette#1', publisher: 'Harbour Gazette', published: '2016-06-30' };
     const asked = engine.answer('Who bought the Gravelines container terminal?', { limit: 1 });
     expect(asked.results[0]).toMatchObject({ article: 'port-sale-wire', reported: { earliest, latest } });
-    expect([...(asked.results[0]?.alsoReportedBy ?? [])].sort()).toEqual(['port-sale-courier#1', 'port-sale-gazette#1']);
+    expect([...(asked.results[0]?.alsoReportedBy ?? [])].sort()).toEqual([
+      'port-sale-courier#1',
+      'port-sale-gazette#1',
+    ]);
     const now = engine.answer('Who owns the Gravelines container terminal now?', { limit: 1 });
     expect(now.results[0]).toMatchObject({ article: 'port-sale-gazette', reported: { earliest, latest } });
   });
@@ -120,11 +123,12 @@ describe('a timeline', () => {
 
 describe('articles by their text', () => {
   it('finds the articles holding every word, whatever their headline says', () => {
-    expect(engine.articlesMentioning('Antwerp').map((a) => a.id).sort()).toEqual([
-      'port-sale-courier',
-      'port-sale-gazette',
-      'port-sale-wire',
-    ]);
+    expect(
+      engine
+        .articlesMentioning('Antwerp')
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual(['port-sale-courier', 'port-sale-gazette', 'port-sale-wire']);
     expect(engine.articlesMentioning('Antwerp uncertainty').map((a) => a.id)).toEqual(['port-sale-courier']);
     expect(engine.articlesMentioning('Antwerp zeppelin')).toEqual([]);
   });

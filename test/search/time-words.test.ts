@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTimeWords } from '../../src/search/time-words.ts';
+import { readTimeWords, topicOf } from '../../src/search/time-words.ts';
 
 describe('the time words of a question', () => {
   it('reads a year or a month named with a preposition, or a month with its year anywhere', () => {
@@ -38,5 +38,11 @@ describe('the time words of a question', () => {
     for (const question of ['what was the current account deficit?', 'growth in recent years', 'who owns it'])
       expect(readTimeWords(question).recent, question).toBe(false);
     expect(readTimeWords("What's the latest on the strike?").topic).toBe("What's the on the strike?");
+  });
+
+  it('makes a timeline topic of a question: its searched words as written, time words left out', () => {
+    expect(topicOf("What's the latest on the Gravelines dock strike?")).toBe('Gravelines dock strike');
+    expect(topicOf('What did OPEC decide in 2003?')).toBe('OPEC decide');
+    expect(topicOf('what is new?')).toBe('new');
   });
 });

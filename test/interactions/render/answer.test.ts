@@ -96,7 +96,7 @@ describe('renderAnswer', () => {
     expect(description).not.toContain('third');
   });
 
-  it('says what a year named in the question did, and each fact\'s earliest and latest report', () => {
+  it("says what a year named in the question did, and each fact's earliest and latest report", () => {
     const reported = {
       earliest: { citation: 'wire#1', publisher: 'Wire', published: '1987-02-26T15:01:11.79' },
       latest: { citation: 'mayor#2', publisher: 'BBC', published: '2015-08-01' },
