@@ -25,6 +25,17 @@ export function evalEngines(ranking: RankingWeights): EvalEngine[] {
         return { search: (question, limit) => engine.answer(question, { limit }).results };
       },
     },
+    {
+      // The same engine without the date layer (time words in questions ignored), to show what it changes.
+      name: 'newsdesk-no-dates',
+      corpora: ['seed', 'newsqa', 'full'],
+      build(corpus) {
+        const engine = Engine.build(corpus, { ranking });
+        return {
+          search: (question, limit) => engine.answer(question, { limit, timeWords: false }).results,
+        };
+      },
+    },
     { name: 'minisearch-defaults', corpora: ['seed', 'newsqa', 'full'], build: miniSearchDefaults.build },
     { name: 'lunr-defaults', corpora: ['seed', 'newsqa'], build: lunrDefaults.build },
   ];
