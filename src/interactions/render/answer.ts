@@ -120,7 +120,7 @@ function timeNote(answer: Answer): string {
 /** "First reported by Wire (1987-02-26) · latest: Coastal Courier (2015-08-31)". */
 function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
   const one = (ref: ReportRef) =>
-    `${escapeText(ref.publisher ?? 'publisher unknown')} (${dateLabel(ref.published)}, ${code(ref.citation)})`;
+    `${escapeText(ref.publisher ?? 'publisher unknown')} (${escapeText(dateLabel(ref.published))}, ${code(ref.citation)})`;
   return `First reported by ${one(reported.earliest)} · latest: ${one(reported.latest)}`;
 }
 

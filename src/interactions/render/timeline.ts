@@ -45,7 +45,9 @@ export function renderTimeline(timeline: Timeline, page: number, view: TimelineV
     timeline.undated.length > 0 ? `, ${timeline.undated.length} undated` : ''
   }`;
   const embed: APIEmbed = {
-    title: fitText(`Timeline: ${timeline.topic.replace(/\s+/g, ' ').trim()}`, Limits.embedTitle),
+    title: fitText(`Timeline: ${timeline.topic.replace(/\s+/g, ' ').trim()}`, Limits.embedTitle, {
+      render: escapeText,
+    }),
     color: TIMELINE_COLOUR,
     description: fitText(lines.join('\n'), Limits.embedDescription),
     footer: {

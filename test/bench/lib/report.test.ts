@@ -113,7 +113,8 @@ describe('checkTargets', () => {
     const within = checkTargets(dated(4, 5.5));
     expect(within[5]).toMatchObject({
       status: 'PASS',
-      detail: 'newsdesk-filtered 4.00 ms (ratio 0.80), newsdesk-timeline 5.50 ms (ratio 1.10) vs /ask 5.00 ms',
+      detail:
+        'newsdesk-filtered 4.00 ms (ratio 0.80), newsdesk-timeline 5.50 ms (ratio 1.10) vs /ask 5.00 ms',
     });
     // A variant's hit@5 is not a peer's: the quality target still compares with lunr and MiniSearch.
     expect(within[2]).toMatchObject({ status: 'PASS', detail: '0.550 vs best peer lunr 0.350' });
