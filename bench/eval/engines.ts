@@ -16,12 +16,19 @@ export interface EvalEngine {
 
 /** This project's engine as the bot asks it (results carry the quote), then the peers with defaults. */
 export function evalEngines(ranking: RankingWeights): EvalEngine[] {
+  // With and without the date layer is one engine asked two ways: built once per corpus.
+  const built = new WeakMap<Corpus, Engine>();
+  const engineFor = (corpus: Corpus) => {
+    const engine = built.get(corpus) ?? Engine.build(corpus, { ranking });
+    built.set(corpus, engine);
+    return engine;
+  };
   return [
     {
       name: 'newsdesk',
       corpora: ['seed', 'newsqa', 'full'],
       build(corpus) {
-        const engine = Engine.build(corpus, { ranking });
+        const engine = engineFor(corpus);
         return { search: (question, limit) => engine.answer(question, { limit }).results };
       },
     },
@@ -30,7 +37,7 @@ export function evalEngines(ranking: RankingWeights): EvalEngine[] {
       name: 'newsdesk-no-dates',
       corpora: ['seed', 'newsqa', 'full'],
       build(corpus) {
-        const engine = Engine.build(corpus, { ranking });
+        const engine = engineFor(corpus);
         return {
           search: (question, limit) => engine.answer(question, { limit, timeWords: false }).results,
         };

@@ -22,8 +22,7 @@ const TIME_ORDER_POOL = 10;
  * One page of an answer with the date layer: `search(text, period, shown)` gives the ranked groups for
  * a text within a period (undefined: the answer's own scope), enough for `shown` results and one more.
  * A period the user set (`since`/`until`) stands; a year or month named in the question is preferred,
- * and said when the corpus has nothing from then. Time words are not searched for: "latest" or "2003"
- * in a passage says nothing of when it was published.
+ * and said when the corpus has nothing from then.
  */
 export function answerInTime(
   question: string,
@@ -35,15 +34,18 @@ export function answerInTime(
 ): Answer {
   const shown = offset + limit;
   const words = timeWords ? readTimeWords(question) : undefined;
-  // A question of time words only ("what's new?") is searched as written.
-  const text = words && words.topic !== '' ? words.topic : question;
   const reorders = words !== undefined && (words.recent || (words.named !== undefined && period === undefined));
-  const all = search(text, period, reorders ? Math.max(shown, TIME_ORDER_POOL) : shown);
+  const pool = reorders ? Math.max(shown, TIME_ORDER_POOL) : shown;
+  // The question is searched as the ranking was fitted, time words and all; without them when that finds
+  // nothing (a year no article mentions), and always within a named period, which the filter stands for.
+  const topic = words && words.topic !== '' ? words.topic : question;
+  let all = search(question, period, pool);
+  if (all.length === 0 && topic !== question) all = search(topic, period, pool);
   const time: AnswerTime = {};
   let groups = all;
   if (words?.named && period === undefined) {
     const named = words.named;
-    const within = search(text, named.period, shown);
+    const within = search(topic, named.period, shown);
     if (within.length > 0) {
       groups = preferPeriod(within, all);
       time.named = { label: named.label, found: true };
