@@ -298,9 +298,12 @@ export class Engine extends SearchEngine {
     const cached = this.answers.get(key);
     if (cached) return cached;
     const raw = question.slice(0, MAX_QUESTION_CHARS);
-    const answer = answerInTime(raw, offset, limit, scope.period, timeWords, (text, period, shown) =>
-      this.reportGroups(text, shown, { ...scope, period }),
-    );
+    const answer = {
+      ...answerInTime(raw, offset, limit, scope.period, timeWords, (text, period, shown) =>
+        this.reportGroups(text, shown, { ...scope, period }),
+      ),
+      query: question,
+    };
     this.answers.set(key, answer);
     return answer;
   }

@@ -34,7 +34,8 @@ export function answerInTime(
 ): Answer {
   const shown = offset + limit;
   const words = timeWords ? readTimeWords(question) : undefined;
-  const reorders = words !== undefined && (words.recent || (words.named !== undefined && period === undefined));
+  const reorders =
+    words !== undefined && (words.recent || (words.named !== undefined && period === undefined));
   const pool = reorders ? Math.max(shown, TIME_ORDER_POOL) : shown;
   // The question is searched as the ranking was fitted, time words and all; without them when that finds
   // nothing (a year no article mentions), and always within a named period, which the filter stands for.
