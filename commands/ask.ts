@@ -1,6 +1,11 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
-import { type AnswerOutcome, answerQuestion } from '../src/interactions/answer-question.ts';
+import {
+  type AnswerOutcome,
+  answerQuestion,
+  sinceOption,
+  untilOption,
+} from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { recordAndDecorate, voteButton, watchButton } from '../src/interactions/feedback.ts';
@@ -42,22 +47,8 @@ export default {
     .addStringOption((o) =>
       o.setName('source').setDescription('Only answer from this article').setAutocomplete(true),
     )
-    .addStringOption((o) =>
-      o
-        .setName('since')
-        .setDescription(
-          'Only articles published from then: a year (2003), month (2015-08) or date (2015-08-01)',
-        )
-        .setMaxLength(40),
-    )
-    .addStringOption((o) =>
-      o
-        .setName('until')
-        .setDescription(
-          'Only articles published until then: a year (2003), month (2015-08) or date (2015-08-01)',
-        )
-        .setMaxLength(40),
-    )
+    .addStringOption(sinceOption)
+    .addStringOption(untilOption)
     .addBooleanOption((o) => o.setName('private').setDescription('Show the answer only to you')),
   options: AskOptions,
   rateLimited: true,

@@ -4,8 +4,8 @@ import type { Article } from '../src/corpus/article.ts';
 import { publishedDay } from '../src/corpus/published-date.ts';
 import { periodOf } from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
-import type { EngineView } from '../src/interactions/library-view.ts';
 import { UserError } from '../src/interactions/errors.ts';
+import type { EngineView } from '../src/interactions/library-view.ts';
 import { readSourcesView, renderSources, type SourcesView } from '../src/interactions/render/sources.ts';
 import { inPeriod } from '../src/search/period.ts';
 
@@ -29,7 +29,9 @@ export default {
     .addStringOption((o) =>
       o
         .setName('query')
-        .setDescription('Only articles whose title, publisher or id contains this, or whose text has these words')
+        .setDescription(
+          'Only articles whose title, publisher or id contains this, or whose text has these words',
+        )
         .setMaxLength(MAX_QUERY_LENGTH),
     )
     .addStringOption((o) =>

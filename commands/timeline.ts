@@ -1,5 +1,6 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
+import { sinceOption, untilOption } from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { readTimelineState } from '../src/interactions/render/query-state.ts';
@@ -28,22 +29,8 @@ export default {
         .setRequired(true)
         .setMaxLength(MAX_TOPIC_LENGTH),
     )
-    .addStringOption((o) =>
-      o
-        .setName('since')
-        .setDescription(
-          'Only articles published from then: a year (2003), month (2015-08) or date (2015-08-01)',
-        )
-        .setMaxLength(40),
-    )
-    .addStringOption((o) =>
-      o
-        .setName('until')
-        .setDescription(
-          'Only articles published until then: a year (2003), month (2015-08) or date (2015-08-01)',
-        )
-        .setMaxLength(40),
-    )
+    .addStringOption(sinceOption)
+    .addStringOption(untilOption)
     .addBooleanOption((o) => o.setName('private').setDescription('Show the timeline only to you')),
   options: TimelineOptions,
   rateLimited: true,

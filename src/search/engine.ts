@@ -4,7 +4,7 @@ import MiniSearch, {
   type SearchOptions,
   type SearchResult,
 } from 'minisearch';
-import type { Article, Corpus } from '../corpus/article.ts';
+import type { Article, ArticleMeta, Corpus } from '../corpus/article.ts';
 import { TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
@@ -326,15 +326,8 @@ export class Engine extends SearchEngine {
       const quote = pickQuote(passage.text, candidate.matchedTerms, type, isKnown);
       const facts = termSet(quote.text);
       const report: AnswerResult = {
-        citation: passage.id,
-        article: article.id,
+        ...quotedFrom(article, passage.id),
         paragraph: passage.paragraph,
-        title: article.title,
-        publisher: article.publisher,
-        url: article.url,
-        published: article.published,
-        author: article.author,
-        language: article.language,
         quote: quote.text,
         highlights: quote.highlights,
         passage: passage.text,
@@ -603,18 +596,7 @@ export class Engine extends SearchEngine {
       if (!relevant || listed.has(article.id)) continue;
       listed.add(article.id);
       const quote = pickQuote(passage.text, candidate.matchedTerms, 'other', isKnown);
-      entries.push({
-        citation: passage.id,
-        article: article.id,
-        title: article.title,
-        publisher: article.publisher,
-        url: article.url,
-        published: article.published,
-        author: article.author,
-        language: article.language,
-        quote: quote.text,
-        highlights: quote.highlights,
-      });
+      entries.push({ ...quotedFrom(article, passage.id), quote: quote.text, highlights: quote.highlights });
     }
     return orderTimeline(topic, entries);
   }
@@ -693,6 +675,20 @@ function knownTo(terms: readonly string[]): (mention: string) => boolean {
 /** The distinct analysed terms of a question, as many as are searched. */
 function questionTerms(question: string): string[] {
   return [...new Set(analyze(question))].slice(0, MAX_QUESTION_TERMS);
+}
+
+/** What cites a passage of an article: its citation and the article's metadata. */
+function quotedFrom(article: Article, citation: string): ArticleMeta & { citation: string; article: string } {
+  return {
+    citation,
+    article: article.id,
+    title: article.title,
+    publisher: article.publisher,
+    url: article.url,
+    published: article.published,
+    author: article.author,
+    language: article.language,
+  };
 }
 
 function articleOf(citation: string): string {

@@ -1,4 +1,4 @@
-import { type APIButtonComponent, type APIEmbed, ButtonStyle, ComponentType } from 'discord.js';
+import type { APIEmbed } from 'discord.js';
 import type { Timeline, TimelineEntry } from '../../search/answer.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { collapseWhitespace, highlight } from './answer.ts';
@@ -6,6 +6,7 @@ import { code, dateLabel } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
 import { customIds, timelineFooter } from './query-state.ts';
+import { pageButtons } from './sources.ts';
 import { fitText } from './truncate.ts';
 
 /** Articles per page of a timeline: ten lines of quotes stay well inside an embed's 4,096 characters. */
@@ -60,28 +61,10 @@ export function renderTimeline(timeline: Timeline, page: number, view: TimelineV
       ),
     },
   };
-  const button = (label: string, target: number, disabled: boolean): APIButtonComponent => ({
-    type: ComponentType.Button,
-    style: ButtonStyle.Secondary,
-    label,
-    custom_id: customIds.timelinePage(target),
-    disabled,
-  });
   return {
     content: `Coverage of “${topic}”${periodWords(view)} in date order:`,
     embeds: [embed],
-    components:
-      pages > 1
-        ? [
-            {
-              type: ComponentType.ActionRow,
-              components: [
-                button('Previous', current - 1, current === 0),
-                button('Next', current + 1, current >= pages - 1),
-              ],
-            },
-          ]
-        : [],
+    components: pageButtons(current, pages, customIds.timelinePage),
   };
 }
 
