@@ -4,7 +4,7 @@
  * passages, each for the tuning half and the test half of every question set.
  *
  *   npm run eval                                  everything (about 24k articles are loaded once)
- *   npm run eval -- --only newsdesk               this engine only
+ *   npm run eval -- --only newsdesk               this engine only (newsdesk,newsdesk-no-dates: with and without the date layer)
  *   npm run eval -- --sets seed,offtopic          some sets: newsqa, distractors, offtopic, seed,
  *                                                 bbc-reuters, off-topic-seed (offtopic = both corpora)
  *   npm run eval -- --distractors                 the same as --sets distractors
@@ -48,12 +48,13 @@ try {
   process.stderr.write(`npm run eval: ${(error as Error).message}\n`);
   process.exit(2);
 }
+const only = args.only?.split(',').map((name) => name.trim());
 const engines = evalEngines(ranking, model).filter(
-  (engine) => args.only === undefined || engine.name === args.only,
+  (engine) => only === undefined || only.includes(engine.name),
 );
 if (engines.length === 0) {
   process.stderr.write(
-    `npm run eval: no engine is called "${args.only}"; choose from newsdesk, minisearch-defaults, lunr-defaults\n`,
+    `npm run eval: no engine is called "${args.only}"; choose from newsdesk, newsdesk-no-dates, minisearch-defaults, lunr-defaults\n`,
   );
   process.exit(2);
 }

@@ -1,6 +1,11 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
-import { type AnswerOutcome, answerQuestion } from '../src/interactions/answer-question.ts';
+import {
+  type AnswerOutcome,
+  answerQuestion,
+  sinceOption,
+  untilOption,
+} from '../src/interactions/answer-question.ts';
 import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
@@ -9,6 +14,8 @@ import { code } from '../src/interactions/render/citation.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
 import { readQueryState } from '../src/interactions/render/query-state.ts';
+import { showTimeline } from '../src/interactions/show-timeline.ts';
+import { topicOf } from '../src/search/time-words.ts';
 
 /** Longest question accepted; Discord enforces it in the client too (`setMaxLength`). */
 export const MAX_QUESTION_LENGTH = 300;
@@ -41,22 +48,8 @@ export default {
     .addStringOption((o) =>
       o.setName('source').setDescription('Only answer from this article').setAutocomplete(true),
     )
-    .addStringOption((o) =>
-      o
-        .setName('since')
-        .setDescription(
-          'Only articles published from then: a year (2003), month (2015-08) or date (2015-08-01)',
-        )
-        .setMaxLength(40),
-    )
-    .addStringOption((o) =>
-      o
-        .setName('until')
-        .setDescription(
-          'Only articles published until then: a year (2003), month (2015-08) or date (2015-08-01)',
-        )
-        .setMaxLength(40),
-    )
+    .addStringOption(sinceOption)
+    .addStringOption(untilOption)
     .addBooleanOption((o) => o.setName('private').setDescription('Show the answer only to you')),
   options: AskOptions,
   rateLimited: true,
@@ -131,6 +124,23 @@ export default {
             payload,
           ),
         };
+      },
+    },
+    /** `ask:timeline`: the timeline of this answer's topic (its question without time words), privately. */
+    'ask:timeline': {
+      rateLimited: true,
+      async execute(ctx, _args, press) {
+        const state = readQueryState(press.message.embeds);
+        if (!state)
+          throw new UserError('stale-button', 'This button no longer works; ask the question again.');
+        const topic = topicOf(state.question);
+        const timeline = await showTimeline(ctx.library.engine, {
+          topic,
+          page: 0,
+          ...(state.since ? { since: state.since } : {}),
+          ...(state.until ? { until: state.until } : {}),
+        });
+        return { reply: ephemeral(timeline) };
       },
     },
     /** `ask:vote:<1|0>:<hash>:<citation>`: Helpful / Not helpful (see src/interactions/feedback.ts). */

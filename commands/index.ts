@@ -10,6 +10,7 @@ import findCoverage from './find-coverage.ts';
 import gaps from './gaps.ts';
 import reload from './reload.ts';
 import sources from './sources.ts';
+import timeline from './timeline.ts';
 import watches from './watches.ts';
 
 /**
@@ -18,6 +19,7 @@ import watches from './watches.ts';
  */
 export const commands: readonly AnyCommand[] = [
   ask,
+  timeline,
   cite,
   checkQuote,
   sources,

@@ -5,11 +5,14 @@ import { publishedDay } from '../src/corpus/published-date.ts';
 import { periodOf } from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
+import type { EngineView } from '../src/interactions/library-view.ts';
 import { readSourcesView, renderSources, type SourcesView } from '../src/interactions/render/sources.ts';
 import { inPeriod } from '../src/search/period.ts';
 
 /** Longest `/sources` query; it rides in the page buttons' custom_ids, which hold 100 characters. */
 const MAX_QUERY_LENGTH = 80;
+/** Articles found by their text, at most: a hundred pages of ten. */
+const MAX_TEXT_MATCHES = 1000;
 
 const SourcesOptions = z.object({
   query: z.string().trim().max(MAX_QUERY_LENGTH).default(''),
@@ -26,7 +29,9 @@ export default {
     .addStringOption((o) =>
       o
         .setName('query')
-        .setDescription('Only articles whose title, publisher or id contains this')
+        .setDescription(
+          'Only articles whose title, publisher or id contains this, or whose text has these words',
+        )
         .setMaxLength(MAX_QUERY_LENGTH),
     )
     .addStringOption((o) =>
@@ -49,36 +54,49 @@ export default {
     )
     .addIntegerOption((o) => o.setName('page').setDescription('Jump to this page').setMinValue(1)),
   options: SourcesOptions,
-  execute(ctx, options) {
+  async execute(ctx, options) {
     const view: SourcesView = {
       ...(options.order ? { order: options.order } : {}),
       ...(options.since ? { since: options.since } : {}),
       ...(options.until ? { until: options.until } : {}),
     };
-    const articles = ctx.library.engine.articles();
+    const engine = ctx.library.engine;
     const page = (options.page ?? 1) - 1;
-    return renderSources(listing(articles, options.query, view), page, options.query, articles.length, view);
+    const found = await listing(engine, options.query, view);
+    return renderSources(found, page, options.query, engine.articles().length, view);
   },
   buttons: {
     /** `sources:page:<page>:<query>`: another page of the same listing, replacing this one. */
     'sources:page': {
-      execute(ctx, [page = '', ...query], press) {
+      async execute(ctx, [page = '', ...query], press) {
         const target = Number.parseInt(page, 10);
         if (!Number.isInteger(target) || target < 0)
           throw new UserError('stale-button', 'This button no longer works; run /sources again.');
         const text = query.join(':').slice(0, MAX_QUERY_LENGTH);
         const view = readSourcesView(press.message.embeds);
-        const articles = ctx.library.engine.articles();
-        return { update: renderSources(listing(articles, text, view), target, text, articles.length, view) };
+        const engine = ctx.library.engine;
+        const found = await listing(engine, text, view);
+        return { update: renderSources(found, target, text, engine.articles().length, view) };
       },
     },
   },
 } satisfies Command<typeof SourcesOptions>;
 
-/** The articles `/sources` lists: matching the query, in the period, in the order asked. */
-function listing(articles: readonly Article[], query: string, view: SourcesView): readonly Article[] {
+/**
+ * The articles `/sources` lists: those whose title, publisher or id holds the query, then those whose
+ * text has all its words (most relevant first); in the period, in the order asked.
+ */
+async function listing(engine: EngineView, query: string, view: SourcesView): Promise<readonly Article[]> {
   const period = periodOf(view);
-  const shown = matching(articles, query).filter((article) => !period || inPeriod(article.published, period));
+  const named = matching(engine.articles(), query);
+  const listed = new Set(named.map((article) => article.id));
+  const mentioning =
+    query.trim() === ''
+      ? []
+      : (await engine.articlesMentioningAsync(query, MAX_TEXT_MATCHES)).filter(
+          (article) => !listed.has(article.id),
+        );
+  const shown = [...named, ...mentioning].filter((article) => !period || inPeriod(article.published, period));
   if (!view.order) return shown;
   const sign = view.order === 'newest' ? -1 : 1;
   // Undated articles go last either way: their place in time is unknown.

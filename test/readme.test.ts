@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerToJson, makeStyle, renderAnswer } from '../src/cli/render-answer.ts';
+import { renderTimeline } from '../src/cli/render-timeline.ts';
 import { loadCorpus } from '../src/corpus/load-corpus.ts';
 import { disagreementsIn } from '../src/factcheck/outlets-differ.ts';
 import { Engine } from '../src/search/engine.ts';
@@ -39,5 +40,16 @@ describe('the README shows what the CLI prints (the bundled corpus)', () => {
     const shown = blockAfter(readme, command, '```');
     const printed = renderAnswer(engine.answer('who threatened the mayor of Teteghem?'), makeStyle(false));
     expect(printed.startsWith(shown)).toBe(true);
+  });
+
+  it('the --timeline example, every line shown (the dated fixtures)', async () => {
+    const command =
+      'npm run ask -- --corpus test/fixtures/dated-corpus --timeline "Gravelines dock strike"\n```\n';
+    const shown = blockAfter(readme, command, '```').split('\n');
+    const dated = Engine.build(await loadCorpus('test/fixtures/dated-corpus'));
+    const printed = renderTimeline(dated.timeline('Gravelines dock strike'), makeStyle(false)).split('\n');
+    // "…" stands for the lines left out; the others appear in order.
+    const kept = shown.filter((line) => line !== '…');
+    expect(printed.filter((line) => kept.includes(line))).toEqual(kept);
   });
 });

@@ -17,13 +17,31 @@ export interface EvalEngine {
 
 /** This project's engine as the bot asks it (results carry the quote), then the peers with defaults. */
 export function evalEngines(ranking: RankingWeights, model?: RankingModel): EvalEngine[] {
+  // With and without the date layer is one engine asked two ways: built once per corpus.
+  const built = new WeakMap<Corpus, Engine>();
+  const engineFor = (corpus: Corpus) => {
+    const engine = built.get(corpus) ?? Engine.build(corpus, { ranking, ...(model ? { model } : {}) });
+    built.set(corpus, engine);
+    return engine;
+  };
   return [
     {
       name: 'newsdesk',
       corpora: ['seed', 'newsqa', 'full'],
       build(corpus) {
-        const engine = Engine.build(corpus, { ranking, ...(model ? { model } : {}) });
+        const engine = engineFor(corpus);
         return { search: (question, limit) => engine.answer(question, { limit }).results };
+      },
+    },
+    {
+      // The same engine without the date layer (time words in questions ignored), to show what it changes.
+      name: 'newsdesk-no-dates',
+      corpora: ['seed', 'newsqa', 'full'],
+      build(corpus) {
+        const engine = engineFor(corpus);
+        return {
+          search: (question, limit) => engine.answer(question, { limit, timeWords: false }).results,
+        };
       },
     },
     // MiniSearch's default ranking computed into the first results only: the same results as

@@ -13,9 +13,11 @@ import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { MAX_LIMIT, type SearchEngine } from '../search/search-engine.ts';
 import { inertJson, stripControls } from '../text/controls.ts';
 import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
+import { renderTimeline, timelineToJson } from './render-timeline.ts';
 import { startProgress } from './start-progress.ts';
 
 const USAGE = `Usage: npm run ask -- [options] "question"
+       npm run ask -- --timeline [options] "topic"
 
 Options:
   --json          print one JSON object per question
@@ -24,6 +26,8 @@ Options:
   --corpus PATH   a folder of articles or a .jsonl file (default: corpus/)
   --since WHEN    only articles published from then: a year (2003), month (2015-08) or date (2015-08-01)
   --until WHEN    only articles published until then (inclusive); undated articles are left out
+  --timeline      the topic's coverage in date order, one line per article (first report marked,
+                  undated articles apart) instead of an answer
   --help          show this help
 `;
 
@@ -68,6 +72,7 @@ function parseOptions(argv: string[]) {
       corpus: { type: 'string', default: 'corpus' },
       since: { type: 'string' },
       until: { type: 'string' },
+      timeline: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -101,6 +106,10 @@ async function main(argv: string[]): Promise<number> {
 
   const style = makeStyle(wantsColour(process.stdout));
   const answerOne = async (question: string): Promise<string> => {
+    if (options.timeline) {
+      const timeline = await engine.timelineAsync(question, options.period ? { period: options.period } : {});
+      return options.json ? `${inertJson(timelineToJson(timeline))}\n` : renderTimeline(timeline, style);
+    }
     const answer = await engine.answerAsync(question, {
       limit: options.limit,
       ...(options.period ? { period: options.period } : {}),

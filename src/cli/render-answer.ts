@@ -2,6 +2,7 @@ import type { Article } from '../corpus/article.ts';
 import { publishedDay } from '../corpus/published-date.ts';
 import { type Disagreement, formatValues } from '../factcheck/outlets-differ.ts';
 import type { Answer, AnswerResult } from '../search/answer.ts';
+import { describeTime } from '../search/time-layer.ts';
 import { stripControls } from '../text/controls.ts';
 
 /** Terminal styling; every function is the identity when colour is off. */
@@ -98,9 +99,16 @@ export function renderAnswer(
     if (result.alsoReportedBy.length > 0) {
       lines.push(`   ${style.dim(`Also reported in: ${stripControls(result.alsoReportedBy.join(', '))}`)}`);
     }
+    if (result.reported) {
+      const { earliest, latest } = result.reported;
+      const ref = (r: typeof earliest) =>
+        `${stripControls(r.publisher ?? 'publisher unknown')} ${publishedDay(r.published)} [${stripControls(r.citation)}]`;
+      lines.push(`   ${style.dim(`First reported by ${ref(earliest)}; latest: ${ref(latest)}`)}`);
+    }
     return lines.join('\n');
   });
-  return `${blocks.join('\n\n')}\n`;
+  const note = describeTime(answer.time);
+  return `${note ? `${style.bold(note)}\n` : ''}${blocks.join('\n\n')}\n`;
 }
 
 /**
@@ -126,6 +134,8 @@ export function answerToJson(
       score: result.score,
       alsoReportedBy: result.alsoReportedBy,
       outletsDiffer: disagreements.get(result.citation) ?? [],
+      reported: result.reported ?? null,
     })),
+    time: answer.time ?? null,
   };
 }

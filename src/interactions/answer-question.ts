@@ -1,3 +1,4 @@
+import type { SlashCommandStringOption } from 'discord.js';
 import type { CitedPassage } from '../community/cited-passages.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
@@ -15,6 +16,24 @@ export function periodOf(written: { since?: string; until?: string }): Period | 
     if (error instanceof PeriodError) throw new UserError('bad-period', `${capitalise(error.message)}.`);
     throw error;
   }
+}
+
+const BOUND_FORMS = 'a year (2003), month (2015-08) or date (2015-08-01)';
+
+/** The `since` option of `/ask` and `/timeline`. */
+export function sinceOption(option: SlashCommandStringOption): SlashCommandStringOption {
+  return option
+    .setName('since')
+    .setDescription(`Only articles published from then: ${BOUND_FORMS}`)
+    .setMaxLength(40);
+}
+
+/** The `until` option of `/ask` and `/timeline`. */
+export function untilOption(option: SlashCommandStringOption): SlashCommandStringOption {
+  return option
+    .setName('until')
+    .setDescription(`Only articles published until then: ${BOUND_FORMS}`)
+    .setMaxLength(40);
 }
 
 function capitalise(text: string): string {

@@ -2,7 +2,8 @@ import type { Article, Passage } from '../corpus/article.ts';
 import type { CorpusEditor } from '../corpus-editing/corpus-editor.ts';
 import type { FeedPoller } from '../feeds/feed-poller.ts';
 import type { ReloadOutcome, ReloadRequest } from '../lifecycle/reloader.ts';
-import type { Answer, AnswerOptions } from '../search/answer.ts';
+import type { Answer, AnswerOptions, Timeline } from '../search/answer.ts';
+import type { Period } from '../search/period.ts';
 
 /**
  * The part of the core's search engine the commands use. Declared here, structurally, so the command
@@ -23,6 +24,8 @@ export interface EngineView {
   ): { article: Article; passages: Passage[]; focus: number } | undefined;
   closestHeadlines(question: string, limit?: number): Article[];
   closestHeadlinesAsync(question: string, limit?: number): Promise<Article[]>;
+  timelineAsync(topic: string, options?: { period?: Period }): Promise<Timeline>;
+  articlesMentioningAsync(text: string, limit?: number): Promise<Article[]>;
   suggestArticles(text: string, limit?: number): Article[];
   suggestCitations(text: string, limit?: number): { citation: string; preview: string }[];
 }

@@ -17,6 +17,20 @@ export interface AnswerOptions {
   articleId?: string;
   /** Only answer from articles published in this period (undated articles are left out). */
   period?: Period;
+  /**
+   * Read the question's time words: a year or month it names is preferred, and "latest" puts newer
+   * reports first (`time-layer.ts`). Off only to measure what they change.
+   * @default true
+   */
+  timeWords?: boolean;
+}
+
+/** One report of a fact, as the earliest or latest of its group. */
+export interface ReportRef {
+  citation: string;
+  publisher: string | null;
+  /** ISO 8601, as the source stated it. */
+  published: string;
 }
 
 /** A span of a quote that matched a question term, as `[start, end)` offsets into the quote. */
@@ -41,6 +55,16 @@ export interface AnswerResult extends ArticleMeta {
   score: number;
   /** Citations of passages from other articles reporting the same fact, best first. */
   alsoReportedBy: string[];
+  /** Of the dated reports of this fact (this one and `alsoReportedBy`), the earliest and the latest, when they differ. */
+  reported?: { earliest: ReportRef; latest: ReportRef };
+}
+
+/** How the question's time words shaped an answer. */
+export interface AnswerTime {
+  /** A year or month the question named: whether the corpus has coverage from then, else from when. */
+  named?: { label: string; found: boolean; closest?: string };
+  /** The question asked for the latest state: newer reports come first. */
+  newestFirst?: boolean;
 }
 
 /** The engine's reply to one question. `results` is empty when nothing in the corpus answers it. */
@@ -49,4 +73,21 @@ export interface Answer {
   results: AnswerResult[];
   /** Whether more results exist past `offset + limit`. */
   hasMore: boolean;
+  /** Present when the question's time words changed the order (see `AnswerTime`). */
+  time?: AnswerTime;
+}
+
+/** One article in a story's timeline: its passage nearest the topic. */
+export interface TimelineEntry extends ArticleMeta {
+  citation: string;
+  article: string;
+  quote: string;
+  highlights: Highlight[];
+}
+
+/** The coverage of a topic in date order, oldest (the first report) first; undated articles apart. */
+export interface Timeline {
+  topic: string;
+  dated: TimelineEntry[];
+  undated: TimelineEntry[];
 }

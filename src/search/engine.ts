@@ -4,17 +4,17 @@ import MiniSearch, {
   type SearchOptions,
   type SearchResult,
 } from 'minisearch';
-import type { Article, Corpus } from '../corpus/article.ts';
+import type { Article, ArticleMeta, Corpus } from '../corpus/article.ts';
 import { TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { analyze, type Token, tokenize } from './analyze.ts';
-import type { Answer, AnswerOptions, AnswerResult } from './answer.ts';
+import type { Answer, AnswerOptions, AnswerResult, Timeline, TimelineEntry } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { confidenceFeatures, type MatchEvidence } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
-import { inPeriod } from './period.ts';
+import { inPeriod, type Period } from './period.ts';
 import { termLayout } from './proximity.ts';
 import { pickQuote, sentenceWeight } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
@@ -29,6 +29,9 @@ import {
 } from './ranking-model.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
+import { answerInTime, type ReportGroup } from './time-layer.ts';
+import { readTimeWords } from './time-words.ts';
+import { orderTimeline, TIMELINE_ARTICLES, TIMELINE_DEPTH } from './timeline.ts';
 
 /** A document as MiniSearch sees it: fields hold terms already analysed, joined by spaces. */
 interface IndexedDoc {
@@ -308,68 +311,62 @@ export class Engine extends SearchEngine {
     const limit = clamp(options.limit ?? 3, 1, MAX_LIMIT);
     const offset = clamp(options.offset ?? 0, 0, 1000);
     const scope: Scope = { articleId: options.articleId, period: options.period };
-    const key = JSON.stringify([question, limit, offset, options.articleId ?? null, options.period ?? null]);
+    const timeWords = options.timeWords !== false;
+    const key = JSON.stringify([
+      question,
+      limit,
+      offset,
+      options.articleId ?? null,
+      options.period ?? null,
+      timeWords,
+    ]);
     const cached = this.answers.get(key);
     if (cached) return cached;
-    const answer = this.findAnswer(question, limit, offset, scope);
+    const raw = question.slice(0, MAX_QUESTION_CHARS);
+    const answer = {
+      ...answerInTime(raw, offset, limit, scope.period, timeWords, (text, period, shown) =>
+        this.reportGroups(text, shown, { ...scope, period }),
+      ),
+      query: question,
+    };
     this.answers.set(key, answer);
     return answer;
   }
 
-  private findAnswer(question: string, limit: number, offset: number, scope: Scope): Answer {
-    const none: Answer = { query: question, results: [], hasMore: false };
-    const raw = question.slice(0, MAX_QUESTION_CHARS);
+  /** The question's answering passages as groups of reports of one fact, enough for `shown` results and one more. */
+  private reportGroups(raw: string, shown: number, scope: Scope): ReportGroup[] {
     const terms = questionTerms(raw);
-    if (terms.length === 0) return none;
-
+    if (terms.length === 0) return [];
     const type = answerTypeOf(raw);
-    const shown = offset + limit;
     // A passage is shown when it is likely enough to answer; when none is, that is "no coverage".
     const candidates = this.rank(raw, terms, type, scope, shown * 4).filter(
       (candidate) => candidate.confidence >= this.model.threshold,
     );
-    if (candidates.length === 0) return none;
-
     const isKnown = knownTo(terms);
-    const groups: { lead: AnswerResult; facts: Set<string>; others: string[] }[] = [];
+    const groups: { reports: ReportGroup; facts: Set<string> }[] = [];
     for (const [i, candidate] of candidates.entries()) {
       // Past the page, candidates matter only as other outlets' reports of what is shown, and those rank near it.
       if (groups.length > shown && i >= shown * 3) break;
       const { article, passage } = candidate.located;
       const quote = pickQuote(passage.text, candidate.matchedTerms, type, isKnown);
       const facts = termSet(quote.text);
+      const report: AnswerResult = {
+        ...quotedFrom(article, passage.id),
+        paragraph: passage.paragraph,
+        quote: quote.text,
+        highlights: quote.highlights,
+        passage: passage.text,
+        score: Math.round(candidate.score * 1000) / 1000,
+        alsoReportedBy: [],
+      };
       const twin = groups.find(
-        (group) => group.lead.article !== article.id && sameFact(group.facts, facts, (t) => this.weight(t)),
+        (group) =>
+          group.reports[0]!.article !== article.id && sameFact(group.facts, facts, (t) => this.weight(t)),
       );
-      if (twin) {
-        twin.others.push(passage.id);
-        continue;
-      }
-      groups.push({
-        facts,
-        others: [],
-        lead: {
-          citation: passage.id,
-          article: article.id,
-          paragraph: passage.paragraph,
-          title: article.title,
-          publisher: article.publisher,
-          url: article.url,
-          published: article.published,
-          author: article.author,
-          language: article.language,
-          quote: quote.text,
-          highlights: quote.highlights,
-          passage: passage.text,
-          score: Math.round(candidate.score * 1000) / 1000,
-          alsoReportedBy: [],
-        },
-      });
+      if (twin) twin.reports.push(report);
+      else groups.push({ facts, reports: [report] });
     }
-    const page = groups
-      .slice(offset, shown)
-      .map((group) => ({ ...group.lead, alsoReportedBy: group.others }));
-    return { query: question, results: page, hasMore: groups.length > shown };
+    return groups.map((group) => group.reports);
   }
 
   /**
@@ -597,6 +594,43 @@ export class Engine extends SearchEngine {
     return this.documentFrequency.get(term) ?? 0;
   }
 
+  /**
+   * The coverage of a topic in date order, one entry per article (its passage nearest the topic), the
+   * most relevant `TIMELINE_ARTICLES` articles at most; undated ones apart (`timeline.ts`).
+   */
+  timeline(topic: string, options: { period?: Period } = {}): Timeline {
+    const raw = topic.slice(0, MAX_QUESTION_CHARS);
+    const words = readTimeWords(raw).topic;
+    const text = words === '' ? raw : words;
+    const terms = questionTerms(text);
+    if (terms.length === 0) return orderTimeline(topic, []);
+    const isKnown = knownTo(terms);
+    const entries: TimelineEntry[] = [];
+    const listed = new Set<string>();
+    for (const candidate of this.rank(text, terms, 'other', { period: options.period }, TIMELINE_DEPTH)) {
+      if (entries.length >= TIMELINE_ARTICLES) break;
+      const { article, passage } = candidate.located;
+      // An article belongs when a passage is likely to be about the topic, or it has every word of it.
+      const relevant =
+        candidate.confidence >= this.model.threshold || candidate.features.articleCoverage >= 0.999;
+      if (!relevant || listed.has(article.id)) continue;
+      listed.add(article.id);
+      const quote = pickQuote(passage.text, candidate.matchedTerms, 'other', isKnown);
+      entries.push({ ...quotedFrom(article, passage.id), quote: quote.text, highlights: quote.highlights });
+    }
+    return orderTimeline(topic, entries);
+  }
+
+  /** Articles holding every word of the text (in their headline or paragraphs), most relevant first. */
+  articlesMentioning(text: string, limit = 1000): Article[] {
+    const terms = questionTerms(text.slice(0, MAX_QUESTION_CHARS));
+    if (terms.length === 0) return [];
+    return this.articleIndex
+      .search(terms.join(' '), { ...this.searchOptions(), combineWith: 'AND' })
+      .slice(0, limit)
+      .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
+  }
+
   /** Articles whose headline or text is nearest the question, for a "no coverage found" reply. */
   closestHeadlines(question: string, limit = 3): Article[] {
     const terms = questionTerms(question.slice(0, MAX_QUESTION_CHARS));
@@ -661,6 +695,20 @@ function knownTo(terms: readonly string[]): (mention: string) => boolean {
 /** The distinct analysed terms of a question, as many as are searched. */
 function questionTerms(question: string): string[] {
   return [...new Set(analyze(question))].slice(0, MAX_QUESTION_TERMS);
+}
+
+/** What cites a passage of an article: its citation and the article's metadata. */
+function quotedFrom(article: Article, citation: string): ArticleMeta & { citation: string; article: string } {
+  return {
+    citation,
+    article: article.id,
+    title: article.title,
+    publisher: article.publisher,
+    url: article.url,
+    published: article.published,
+    author: article.author,
+    language: article.language,
+  };
 }
 
 function articleOf(citation: string): string {

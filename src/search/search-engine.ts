@@ -1,7 +1,8 @@
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
 import { fold } from './analyze.ts';
-import type { Answer, AnswerOptions } from './answer.ts';
+import type { Answer, AnswerOptions, Timeline } from './answer.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
+import type { Period } from './period.ts';
 
 /** The most results one answer can hold. */
 export const MAX_LIMIT = 10;
@@ -46,6 +47,22 @@ export abstract class SearchEngine {
   /** `closestHeadlines`, for callers that can wait (see `answerAsync`). */
   async closestHeadlinesAsync(question: string, limit?: number): Promise<Article[]> {
     return this.closestHeadlines(question, limit);
+  }
+
+  /** The coverage of a topic in date order, one entry per article; undated articles apart. */
+  abstract timeline(topic: string, options?: { period?: Period }): Timeline;
+
+  /** `timeline`, for callers that can wait (see `answerAsync`). */
+  async timelineAsync(topic: string, options?: { period?: Period }): Promise<Timeline> {
+    return this.timeline(topic, options);
+  }
+
+  /** Articles holding every word of the text, most relevant first (`/sources` searches with it). */
+  abstract articlesMentioning(text: string, limit?: number): Article[];
+
+  /** `articlesMentioning`, for callers that can wait (see `answerAsync`). */
+  async articlesMentioningAsync(text: string, limit?: number): Promise<Article[]> {
+    return this.articlesMentioning(text, limit);
   }
 
   /** Searches asked of another thread and not answered yet (none for an engine on this thread). */

@@ -40,6 +40,7 @@ const RESULT_KEYS = [
   'score',
   'alsoReportedBy',
   'outletsDiffer',
+  'reported',
 ];
 
 // Each test starts the CLI (and its index worker) as a process: seconds each on a busy shared machine.
@@ -106,7 +107,11 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('No coverage found');
     const json = await ask(['--json', 'What is the capital of Australia?']);
-    expect(JSON.parse(json.stdout)).toEqual({ query: 'What is the capital of Australia?', results: [] });
+    expect(JSON.parse(json.stdout)).toEqual({
+      query: 'What is the capital of Australia?',
+      results: [],
+      time: null,
+    });
   });
 
   it('with --stdin --json answers every line in order, one line each, blank and odd lines included', async () => {
@@ -207,6 +212,41 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     expect(bad.stderr).toContain(
       "--since must be a year (2003), a month (2015-08) or a date (2015-08-01); got '2015-8'",
     );
+  });
+
+  it("--timeline lists the topic's coverage oldest first, the first report marked, undated apart; --json too", async () => {
+    const corpus = ['--corpus', 'test/fixtures/dated-corpus'];
+    const text = await ask([...corpus, '--timeline', 'Gravelines dock strike']);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toBe('Timeline of “Gravelines dock strike”, oldest first:');
+    expect(lines[1]).toBe(
+      '1987-02-26  publisher unknown — “Dock workers at the French port of Gravelines went on strike over pay, port officials said.” [wire-1987#1]  ← first report',
+    );
+    expect(lines.slice(2, 7).map((line) => line.slice(0, 10))).toEqual([
+      '2003-03-10',
+      '2003-12-31',
+      '2015-08-01',
+      '2015-08-15',
+      '2015-08-31',
+    ]);
+    expect(lines.slice(7, 10)).toEqual([
+      '',
+      'Undated (when these appeared is not known):',
+      'Channel Notes — “Ferry passengers should expect delays while the dock strike at Gravelines continues, operators warned.” [dock-strike-undated#1]',
+    ]);
+    const json = await ask([...corpus, '--json', '--timeline', '--since', '2015', 'Gravelines dock strike']);
+    const parsed = JSON.parse(json.stdout) as {
+      dated: { article: string; published: string; firstReport: boolean }[];
+      undated: unknown[];
+    };
+    expect(parsed.dated.map((entry) => [entry.article, entry.firstReport])).toEqual([
+      ['dock-strike-returns', true],
+      ['wire-2015', false],
+      ['dock-strike-ends', false],
+    ]);
+    expect(parsed.dated[0]?.published).toBe('2015-08-01T23:30:00-05:00');
+    expect(parsed.undated).toEqual([]);
   });
 
   it('never writes terminal escapes or controls from the corpus or the question to the terminal', async () => {

@@ -1,6 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sources from '../../commands/sources.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -9,6 +10,8 @@ import type { ButtonIncoming, ReplyPayload } from '../../src/interactions/incomi
 import { finalizeReply, payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Library } from '../../src/library.ts';
 import { memoryLogger } from '../../src/logging/logger.ts';
+
+const SHARED_DATA = fileURLToPath(new URL('../../../shared/data', import.meta.url));
 
 /** 24 articles, one a month from January 2014, and one undated: three pages of /sources. */
 let folder: string;
@@ -38,10 +41,10 @@ const ids = (reply: ReplyPayload) =>
   [...(reply.embeds?.[0]?.description ?? '').matchAll(/`([^`]+)`$/gm)].map((m) => m[1]);
 
 describe('/sources by date', () => {
-  it('orders newest or oldest first, undated last, and jumps to a page', () => {
-    const newest = sources.execute(ctx, { query: '', order: 'newest' });
+  it('orders newest or oldest first, undated last, and jumps to a page', async () => {
+    const newest = await sources.execute(ctx, { query: '', order: 'newest' });
     expect(ids(newest).slice(0, 2)).toEqual(['report-2015-12', 'report-2015-11']);
-    const last = sources.execute(ctx, { query: '', order: 'oldest', page: 3 });
+    const last = await sources.execute(ctx, { query: '', order: 'oldest', page: 3 });
     expect(ids(last)).toEqual([
       'report-2015-09',
       'report-2015-10',
@@ -55,8 +58,8 @@ describe('/sources by date', () => {
     expect(payloadViolations(finalizeReply(last))).toEqual([]);
   });
 
-  it('lists only a period, inclusive, leaving undated articles out, and its page buttons keep it', () => {
-    const reply = sources.execute(ctx, {
+  it('lists only a period, inclusive, leaving undated articles out, and its page buttons keep it', async () => {
+    const reply = await sources.execute(ctx, {
       query: 'harbour',
       since: '2014-03',
       until: '2015-02-15',
@@ -77,13 +80,42 @@ describe('/sources by date', () => {
       customId: 'sources:page:1:harbour',
       message: { id: 'm', content: '', embeds: reply.embeds ?? [] },
     };
-    const next = sources.buttons['sources:page'].execute(ctx, ['1', 'harbour'], press);
+    const next = await sources.buttons['sources:page'].execute(ctx, ['1', 'harbour'], press);
     expect('update' in next && ids(next.update)).toEqual(['report-2014-04', 'report-2014-03']);
   });
 
-  it('refuses a bound that is not a year, month or date in plain words', () => {
-    expect(() => sources.execute(ctx, { query: '', until: 'now' })).toThrow(
+  it('refuses a bound that is not a year, month or date in plain words', async () => {
+    await expect(sources.execute(ctx, { query: '', until: 'now' })).rejects.toThrow(
       "Until must be a year (2003), a month (2015-08) or a date (2015-08-01); got 'now'.",
     );
+  });
+});
+
+describe('/sources searches article text too', () => {
+  let bbc: CommandContext;
+  let bbcFolder: string;
+
+  beforeAll(async () => {
+    // BBC articles from the shared data: one about Mittal Steel whose headline does not name it.
+    const lines = (await readFile(path.join(SHARED_DATA, 'bbc', 'bbc.jsonl'), 'utf8')).split('\n');
+    bbcFolder = await mkdtemp(path.join(tmpdir(), 'newsdesk-sources-text-'));
+    await writeFile(path.join(bbcFolder, 'bbc.jsonl'), `${lines.slice(0, 60).join('\n')}\n`);
+    bbc = { ...ctx, library: await Library.open(bbcFolder) };
+  });
+  afterAll(() => rm(bbcFolder, { recursive: true, force: true }));
+
+  it('/sources mittal finds the article about Mittal Steel by its text, after title matches', async () => {
+    const reply = await sources.execute(bbc, { query: 'mittal' });
+    expect(ids(reply)).toEqual(['bbc-business-027']);
+    expect(reply.embeds?.[0]?.description).toContain("Steel firm 'to cut' 45,000 jobs");
+    expect(reply.embeds?.[0]?.title).toBe('Sources matching “mittal”: 1 of 60');
+  });
+
+  it('every word of the query must be in the text; a word in no article finds nothing', async () => {
+    const both = await sources.execute(bbc, { query: 'Mittal jobs' });
+    expect(ids(both)).toEqual(['bbc-business-027']);
+    const none = await sources.execute(bbc, { query: 'mittal zeppelin' });
+    expect(ids(none)).toEqual([]);
+    expect(none.embeds?.[0]?.description).toBe('No article matches; try fewer words.');
   });
 });

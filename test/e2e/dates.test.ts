@@ -75,4 +75,83 @@ describe('GIVEN the bot on a dated corpus (a dock strike, 1987-2015), logged in 
       "Since must be a year (2003), a month (2015-08) or a date (2015-08-01); got 'last week'.",
     );
   });
+
+  it('/timeline lists the coverage oldest first, one line per article, first report marked, undated apart, paged by buttons', async () => {
+    const first = send(chatInput('timeline', { topic: 'Gravelines' }, member));
+    const { data } = await first.final();
+    expect(payloadViolations(data)).toEqual([]);
+    expect(String(data.content)).toBe('Coverage of “Gravelines” in date order:');
+    const lines = String((data.embeds as { description: string }[])[0]?.description).split('\n');
+    expect(lines).toHaveLength(8);
+    expect(lines[0]).toBe(
+      '**1987-02-26** · publisher unknown · “Dock workers at the French port of **Gravelines** went on strike over pay, port officials said.” · cite `wire-1987#1` · **first report**',
+    );
+    expect(lines[1]).toMatch(/^\*\*2003-03-10\*\* · Harbour Gazette · “.*” · cite `dock-strike-begins#1`$/);
+    expect(textOf(data)).toContain(
+      'Topic: Gravelines\nPage 1 of 2 · 9 dated articles, 1 undated, oldest first',
+    );
+    expect(customIdsOf(data)).toEqual(['timeline:page:-1', 'timeline:page:1']);
+    const { data: second } = await send(
+      button(first.message as APIMessage, 'timeline:page:1', member),
+    ).final();
+    expect(payloadViolations(second)).toEqual([]);
+    const rest = String((second.embeds as { description: string }[])[0]?.description).split('\n');
+    expect(rest[0]).toContain('cite `port-sale-gazette#1`');
+    expect(rest[1]).toBe('**Undated** (when these appeared is not known):');
+    expect(rest[2]).toMatch(/^Channel Notes · “Ferry passengers .*” · cite `dock-strike-undated#1`$/);
+  });
+
+  it('/timeline since and until narrow it and leave undated articles out', async () => {
+    const { data } = await send(
+      chatInput(
+        'timeline',
+        { topic: 'Gravelines dock strike', since: '2015-08', until: '2015-08-15' },
+        member,
+      ),
+    ).final();
+    expect(String(data.content)).toBe(
+      'Coverage of “Gravelines dock strike” among articles published from 2015-08 to 2015-08-15 in date order:',
+    );
+    expect(citedArticles(data)).toEqual(new Set(['dock-strike-returns', 'wire-2015']));
+    expect(textOf(data)).not.toContain('Undated');
+  });
+
+  it('the Timeline button on an answer opens the timeline of its topic (without its time words), privately', async () => {
+    const asked = send(
+      chatInput('ask', { question: "What's the latest on the Gravelines dock strike?" }, member),
+    );
+    const { data } = await asked.final();
+    expect(String(data.content)).toMatch(/^Newest reports first\.\n/);
+    expect(customIdsOf(data)).toContain('ask:timeline');
+    const { data: timeline } = await send(
+      button(asked.message as APIMessage, 'ask:timeline', member),
+    ).final();
+    expect((timeline.flags as number) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(String(timeline.content)).toBe('Coverage of “Gravelines dock strike” in date order:');
+    expect(textOf(timeline)).toContain('cite `wire-1987#1` · **first report**');
+  });
+
+  it('a year named in a question with no coverage from then says so and shows the nearest coverage first', async () => {
+    const { data } = await send(
+      chatInput('ask', { question: 'Gravelines dock strike in 1990', limit: 1 }, member),
+    ).final();
+    expect(String(data.content)).toBe(
+      'Nothing from 1990; closest coverage is from 1987:\nOne passage answers your question:',
+    );
+    expect(textOf(data)).toContain('— publisher unknown, 1987-02-26 · cite `wire-1987#1`');
+  });
+
+  it('a same-fact group names its earliest and latest outlet', async () => {
+    const { data } = await send(
+      chatInput('ask', { question: 'Who bought the Gravelines container terminal?', limit: 1 }, member),
+    ).final();
+    expect(textOf(data)).toContain(
+      'First reported by Wire (2016-02-01, `port-sale-wire#1`) · latest: Harbour Gazette (2016-06-30, `port-sale-gazette#1`)',
+    );
+  });
+
+  it('/sources finds articles by words of their text', async () => {
+    const { data } = await send(chatInput('sources', { query: 'Antwerp' }, member)).final();
+    expect(textOf(data)).toContain('Sources matching “Antwerp”: 3 of 10');
+  });
 });

@@ -8,9 +8,10 @@ import {
 } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
 import { type Disagreement, formatValues } from '../../factcheck/outlets-differ.ts';
-import type { Answer, AnswerResult, Highlight } from '../../search/answer.ts';
+import type { Answer, AnswerResult, Highlight, ReportRef } from '../../search/answer.ts';
+import { describeTime } from '../../search/time-layer.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { citationLine, code, isWebUrl } from './citation.ts';
+import { citationLine, code, dateLabel, isWebUrl } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
 import { customIds, queryFooter } from './query-state.ts';
@@ -73,7 +74,7 @@ export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPaylo
     answer.results.length === 1 ? 'One passage answers' : `${answer.results.length} passages answer`;
   const scope = request.source ? ` in *${fitText(request.source.title, 300, { render: escapeText })}*` : '';
   return {
-    content: `${count} ${request.subject ?? 'your question'}${scope}${periodScope(request)}:`,
+    content: `${timeNote(answer)}${count} ${request.subject ?? 'your question'}${scope}${periodScope(request)}:`,
     embeds,
     components: answerButtons(answer, request),
   };
@@ -110,6 +111,19 @@ export function renderNoCoverage(
   };
 }
 
+/** What the question's time words did, as a first line of its own. */
+function timeNote(answer: Answer): string {
+  const note = describeTime(answer.time);
+  return note ? `${escapeText(note)}\n` : '';
+}
+
+/** "First reported by Wire (1987-02-26) · latest: Coastal Courier (2015-08-31)". */
+function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
+  const one = (ref: ReportRef) =>
+    `${escapeText(ref.publisher ?? 'publisher unknown')} (${escapeText(dateLabel(ref.published))}, ${code(ref.citation)})`;
+  return `First reported by ${one(reported.earliest)} · latest: ${one(reported.latest)}`;
+}
+
 /** ` published from 2003 to 2004`, ` published since 2015-08`, or nothing without a period. */
 function periodScope({ since, until }: { since?: string; until?: string }): string {
   const words = [since ? `from ${since}` : '', until ? `${since ? 'to' : 'until'} ${until}` : '']
@@ -129,7 +143,8 @@ function resultEmbed(
     result.alsoReportedBy.length > 0
       ? `\nAlso reported by: ${result.alsoReportedBy.slice(0, 3).map(code).join(', ')}${result.alsoReportedBy.length > 3 ? ' and others' : ''}`
       : '';
-  const cite = `\n${citationLine(result, result.citation, { title: false })}${differ}${also}`;
+  const reported = result.reported ? `\n${reportedLine(result.reported)}` : '';
+  const cite = `\n${citationLine(result, result.citation, { title: false })}${differ}${also}${reported}`;
   const note = ` … *(cut; \`/cite ${result.citation}\` shows it all)*`;
   // One line, so the block quote holds all of it; highlight offsets follow the collapsed text.
   const single = collapseWhitespace(result.quote, result.highlights);
@@ -231,19 +246,29 @@ function answerButtons(
       label: answer.results.length === 1 ? 'Show context' : `Show context ${rank}`,
       custom_id: customIds.context(result.citation),
     }));
-  if (answer.hasMore) {
-    rows.push({
-      type: ComponentType.ActionRow,
-      components: [
+  const more: APIButtonComponent[] = answer.hasMore
+    ? [
         {
           type: ComponentType.Button,
           style: ButtonStyle.Primary,
           label: 'More results',
           custom_id: customIds.more(request.offset + request.limit, request.limit),
         },
-      ],
-    });
-  }
+      ]
+    : [];
+  // The story's coverage over time; an answer from one article has no timeline to speak of.
+  const timeline: APIButtonComponent[] = request.source
+    ? []
+    : [
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Secondary,
+          label: 'Timeline',
+          custom_id: customIds.timelineOfAnswer,
+        },
+      ];
+  if (more.length + timeline.length > 0)
+    rows.push({ type: ComponentType.ActionRow, components: [...more, ...timeline] });
   if (context.length > 0) rows.push({ type: ComponentType.ActionRow, components: context });
   return rows;
 }

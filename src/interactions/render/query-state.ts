@@ -66,4 +66,37 @@ export const customIds = {
   more: (offset: number, limit: number) => `ask:more:${offset}:${limit}`,
   context: (citation: string) => `ask:ctx:${citation}`,
   sourcesPage: (page: number, query: string) => `sources:page:${page}:${query}`,
+  /** The timeline of an answer's question (read from the answer's footer), privately. */
+  timelineOfAnswer: 'ask:timeline',
+  timelinePage: (page: number) => `timeline:page:${page}`,
 };
+
+const TOPIC = 'Topic: ';
+
+/** A timeline's footer: its topic and period (for the page buttons), then a human-readable note. */
+export function timelineFooter(
+  state: { topic: string; since?: string; until?: string },
+  note: string,
+): string {
+  return neutraliseMentions(
+    [
+      `${TOPIC}${state.topic.replace(/\s+/g, ' ').trim()}`,
+      ...(state.since ? [`${SINCE}${state.since}`] : []),
+      ...(state.until ? [`${UNTIL}${state.until}`] : []),
+      note,
+    ].join('\n'),
+  );
+}
+
+/** The topic and period of a timeline message, read back from its last embed's footer; null if none. */
+export function readTimelineState(
+  embeds: readonly APIEmbed[],
+): { topic: string; since?: string; until?: string } | null {
+  const lines = stripZeroWidth(embeds.at(-1)?.footer?.text ?? '').split('\n');
+  const value = (prefix: string) => lines.find((line) => line.startsWith(prefix))?.slice(prefix.length);
+  const topic = value(TOPIC);
+  if (!topic) return null;
+  const since = value(SINCE);
+  const until = value(UNTIL);
+  return { topic, ...(since ? { since } : {}), ...(until ? { until } : {}) };
+}

@@ -1,4 +1,11 @@
-import { type APIButtonComponent, type APIEmbed, ButtonStyle, ComponentType } from 'discord.js';
+import {
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  ButtonStyle,
+  ComponentType,
+} from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { code, dateLabel } from './citation.ts';
@@ -31,6 +38,31 @@ export function readSourcesView(embeds: readonly APIEmbed[]): SourcesView {
     ...(since ? { since } : {}),
     ...(until ? { until } : {}),
   };
+}
+
+/** Previous / Next under page `current` (0-based) of `pages`; none for a single page. */
+export function pageButtons(
+  current: number,
+  pages: number,
+  customId: (page: number) => string,
+): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+  if (pages <= 1) return [];
+  const button = (label: string, target: number, disabled: boolean): APIButtonComponent => ({
+    type: ComponentType.Button,
+    style: ButtonStyle.Secondary,
+    label,
+    custom_id: customId(target),
+    disabled,
+  });
+  return [
+    {
+      type: ComponentType.ActionRow,
+      components: [
+        button('Previous', current - 1, current === 0),
+        button('Next', current + 1, current >= pages - 1),
+      ],
+    },
+  ];
 }
 
 /** One page (0-based) of the articles in the corpus, with Previous / Next buttons. */
@@ -73,26 +105,8 @@ export function renderSources(
     },
     color: 0x5865f2,
   };
-  const button = (label: string, target: number, disabled: boolean): APIButtonComponent => ({
-    type: ComponentType.Button,
-    style: ButtonStyle.Secondary,
-    label,
-    custom_id: customIds.sourcesPage(target, query),
-    disabled,
-  });
   return {
     embeds: [embed],
-    components:
-      pages > 1
-        ? [
-            {
-              type: ComponentType.ActionRow,
-              components: [
-                button('Previous', current - 1, current === 0),
-                button('Next', current + 1, current >= pages - 1),
-              ],
-            },
-          ]
-        : [],
+    components: pageButtons(current, pages, (target) => customIds.sourcesPage(target, query)),
   };
 }

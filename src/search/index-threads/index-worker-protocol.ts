@@ -1,7 +1,8 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
-import type { Answer, AnswerOptions } from '../answer.ts';
+import type { Answer, AnswerOptions, Timeline } from '../answer.ts';
 import type { CacheOutcome } from '../index-cache/index-cache.ts';
+import type { Period } from '../period.ts';
 
 /** What the index worker is started with. */
 export interface IndexWorkerData {
@@ -47,11 +48,13 @@ export type IndexWorkerStatus =
 
 export type IndexRequest =
   | { id: number; method: 'answer'; question: string; options: AnswerOptions }
-  | { id: number; method: 'closestHeadlines'; question: string; limit: number };
+  | { id: number; method: 'closestHeadlines' | 'articlesMentioning'; question: string; limit: number }
+  | { id: number; method: 'timeline'; topic: string; options: { period?: Period } };
 
 export type IndexReply =
   | { id: number; ok: true; answer: Answer }
   | { id: number; ok: true; articleIds: string[] }
+  | { id: number; ok: true; timeline: Timeline }
   | { id: number; ok: false; message: string };
 
 /** The corpus, posted to a worker started with `corpusFrom: 'message'`. */

@@ -89,11 +89,13 @@ function serve(engine: Engine): void {
       reply =
         request.method === 'answer'
           ? { id: request.id, ok: true, answer: engine.answer(request.question, request.options) }
-          : {
-              id: request.id,
-              ok: true,
-              articleIds: engine.closestHeadlines(request.question, request.limit).map((a) => a.id),
-            };
+          : request.method === 'timeline'
+            ? { id: request.id, ok: true, timeline: engine.timeline(request.topic, request.options) }
+            : {
+                id: request.id,
+                ok: true,
+                articleIds: engine[request.method](request.question, request.limit).map((a) => a.id),
+              };
     } catch (error) {
       reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
     }

@@ -1,7 +1,8 @@
 import type { Article, Corpus } from '../../corpus/article.ts';
-import type { Answer, AnswerOptions } from '../answer.ts';
+import type { Answer, AnswerOptions, Timeline } from '../answer.ts';
 import { CorpusLookup } from '../corpus-lookup.ts';
 import type { CacheOutcome, IndexCache } from '../index-cache/index-cache.ts';
+import type { Period } from '../period.ts';
 import { SearchEngine } from '../search-engine.ts';
 import { IndexThread } from './index-thread.ts';
 import type { IndexReply } from './index-worker-protocol.ts';
@@ -159,6 +160,26 @@ export class WorkerEngine extends SearchEngine {
     );
   }
 
+  timeline(topic: string, options: { period?: Period } = {}): Timeline {
+    return timelineIn(this.#idlest().callSync({ method: 'timeline', topic, options }, this.#timeoutMs));
+  }
+
+  override async timelineAsync(topic: string, options: { period?: Period } = {}): Promise<Timeline> {
+    return timelineIn(await this.#idlest().call({ method: 'timeline', topic, options }, ASYNC_TIMEOUT_MS));
+  }
+
+  articlesMentioning(text: string, limit = 1000): Article[] {
+    return this.#headlinesIn(
+      this.#idlest().callSync({ method: 'articlesMentioning', question: text, limit }, this.#timeoutMs),
+    );
+  }
+
+  override async articlesMentioningAsync(text: string, limit = 1000): Promise<Article[]> {
+    return this.#headlinesIn(
+      await this.#idlest().call({ method: 'articlesMentioning', question: text, limit }, ASYNC_TIMEOUT_MS),
+    );
+  }
+
   #headlinesIn(reply: IndexReply): Article[] {
     if (!reply.ok || !('articleIds' in reply))
       throw new Error('WorkerEngine: the index worker answered with no headlines');
@@ -178,6 +199,12 @@ export class WorkerEngine extends SearchEngine {
     for (const thread of this.#threads) if (thread.load < best.load) best = thread;
     return best;
   }
+}
+
+function timelineIn(reply: IndexReply): Timeline {
+  if (!reply.ok || !('timeline' in reply))
+    throw new Error('WorkerEngine: the index worker answered with no timeline');
+  return reply.timeline;
 }
 
 function answerIn(reply: IndexReply): Answer {

@@ -76,6 +76,7 @@ describe('renderAnswer', () => {
       footer: { text: 'Asked: who?\nResults 1–1' },
     });
     expect(reply.components).toEqual([
+      { type: 1, components: [{ type: 2, style: 2, label: 'Timeline', custom_id: 'ask:timeline' }] },
       { type: 1, components: [{ type: 2, style: 2, label: 'Show context', custom_id: 'ask:ctx:mayor#2' }] },
     ]);
   });
@@ -95,6 +96,33 @@ describe('renderAnswer', () => {
     expect(description).not.toContain('third');
   });
 
+  it("says what a year named in the question did, and each fact's earliest and latest report", () => {
+    const reported = {
+      earliest: { citation: 'wire#1', publisher: 'Wire', published: '1987-02-26T15:01:11.79' },
+      latest: { citation: 'mayor#2', publisher: 'BBC', published: '2015-08-01' },
+    };
+    const reply = renderAnswer(
+      {
+        query: 'q',
+        results: [result({ alsoReportedBy: ['wire#1'], reported })],
+        hasMore: false,
+        time: { named: { label: '2003', found: false, closest: '1987' } },
+      },
+      { question: 'q', limit: 1, offset: 0, source: null },
+    );
+    expect(reply.content).toBe(
+      'Nothing from 2003; closest coverage is from 1987:\nOne passage answers your question:',
+    );
+    expect(reply.embeds?.[0]?.description).toContain(
+      '\nFirst reported by Wire (1987-02-26, `wire#1`) · latest: BBC (2015-08-01, `mayor#2`)',
+    );
+    const newest = renderAnswer(
+      { query: 'q', results: [result()], hasMore: false, time: { newestFirst: true } },
+      { question: 'q', limit: 1, offset: 0, source: null },
+    );
+    expect(newest.content).toBe('Newest reports first.\nOne passage answers your question:');
+  });
+
   it('gives no context button to a citation too long for a custom_id, and offers the next page', () => {
     const long = `${'a'.repeat(95)}#1`;
     const reply = renderAnswer(
@@ -102,7 +130,13 @@ describe('renderAnswer', () => {
       { question: 'q', limit: 1, offset: 4, source: null },
     );
     expect(reply.components).toEqual([
-      { type: 1, components: [{ type: 2, style: 1, label: 'More results', custom_id: 'ask:more:5:1' }] },
+      {
+        type: 1,
+        components: [
+          { type: 2, style: 1, label: 'More results', custom_id: 'ask:more:5:1' },
+          { type: 2, style: 2, label: 'Timeline', custom_id: 'ask:timeline' },
+        ],
+      },
     ]);
   });
 });

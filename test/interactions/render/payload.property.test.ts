@@ -17,6 +17,7 @@ import {
 } from '../../../src/interactions/render/payload.ts';
 import { renderReloadOutcome } from '../../../src/interactions/render/reload.ts';
 import { renderSources } from '../../../src/interactions/render/sources.ts';
+import { renderTimeline } from '../../../src/interactions/render/timeline.ts';
 import { memoryLogger } from '../../../src/logging/logger.ts';
 import type { AnswerResult } from '../../../src/search/answer.ts';
 import { Engine } from '../../../src/search/engine.ts';
@@ -142,6 +143,86 @@ describe('for arbitrary corpus text and questions, every rendered payload is wit
     );
   });
 
+  it("answers with what time words did and each fact's earliest and latest report", () => {
+    const ref = fc.record({
+      citation: id.map((value) => `${value}#1`),
+      publisher: fc.option(text(300), { nil: null }),
+      published: text(40),
+    });
+    const time = fc.record(
+      {
+        named: fc.record(
+          { label: text(60), found: fc.boolean(), closest: text(60) },
+          { requiredKeys: ['label', 'found'] },
+        ),
+        newestFirst: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(result, fc.option(fc.record({ earliest: ref, latest: ref }), { nil: undefined })), {
+          minLength: 1,
+          maxLength: 5,
+        }),
+        text(1000),
+        time,
+        fc.integer({ min: 0, max: 995 }),
+        (pairs, question, when, offset) => {
+          const results = pairs.map(([r, reported]) => (reported ? { ...r, reported } : r));
+          ok(
+            renderAnswer(
+              { query: question, results, hasMore: true, time: when },
+              { question, limit: 5, offset, source: null, since: 'x'.repeat(40), until: '2003' },
+            ),
+          );
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('timelines, every page', () => {
+    const entry = result.map(
+      ({
+        citation,
+        article: a,
+        title,
+        publisher,
+        url: u,
+        published,
+        author,
+        language,
+        quote,
+        highlights,
+      }) => ({
+        citation,
+        article: a,
+        title,
+        publisher,
+        url: u,
+        published,
+        author,
+        language,
+        quote,
+        highlights,
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(entry, { maxLength: 30 }),
+        fc.array(entry, { maxLength: 12 }),
+        text(300),
+        fc.integer({ min: -2, max: 8 }),
+        fc.record({ since: text(40), until: text(40) }, { requiredKeys: [] }),
+        (dated, undated, topic, page, view) => {
+          ok(renderTimeline({ topic, dated, undated }, page, view));
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
   it('"no coverage found"', () => {
     fc.assert(
       fc.property(
@@ -229,7 +310,7 @@ class RecordingResponder implements Responder {
 }
 
 describe('through the real engine and dispatcher', () => {
-  it('for arbitrary articles and questions, /ask, /cite and their autocompletes stay within every limit', async () => {
+  it('for arbitrary articles and questions, /ask, /timeline, /sources, /cite and their autocompletes stay within every limit', async () => {
     const config = loadConfig({ RATE_LIMIT_QUESTIONS: '1000' });
     await fc.assert(
       fc.asyncProperty(
@@ -284,6 +365,28 @@ describe('through the real engine and dispatcher', () => {
           await dispatchInteraction(
             {
               ...base,
+              id: '5',
+              kind: 'chat-input',
+              commandName: 'timeline',
+              options: { topic: question.trim().slice(0, 200) || '?' },
+            },
+            responder,
+            ctx,
+          );
+          await dispatchInteraction(
+            {
+              ...base,
+              id: '6',
+              kind: 'chat-input',
+              commandName: 'sources',
+              options: { query: question.trim().slice(0, 80) },
+            },
+            responder,
+            ctx,
+          );
+          await dispatchInteraction(
+            {
+              ...base,
               id: '3',
               kind: 'autocomplete',
               commandName: 'cite',
@@ -305,7 +408,7 @@ describe('through the real engine and dispatcher', () => {
             responder,
             ctx,
           );
-          expect(responder.payloads).toHaveLength(2);
+          expect(responder.payloads).toHaveLength(4);
           for (const payload of responder.payloads) expect(payloadViolations(payload)).toEqual([]);
           for (const choices of responder.choices) expect(choicesViolations(choices)).toEqual([]);
         },

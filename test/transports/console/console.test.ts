@@ -80,7 +80,8 @@ describe('the local console', () => {
   });
 
   it('answers a question, then presses "More results" and "Show context" on the reply', async () => {
-    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 2', '/press 9']);
+    // Buttons: 1 More results, 2 Timeline, 3 Show context 4, ...
+    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 3', '/press 9']);
     expect(out).toContain('Results 1–3');
     expect(out).toContain('Results 4–6');
     expect(out).toMatch(/\(only you can see this\)\nContext of teteghem|Context of calais/);
@@ -106,6 +107,30 @@ describe('the local console', () => {
     expect(out).toContain(
       "Until must be a year (2003), a month (2015-08) or a date (2015-08-01); got 'yesterday'.",
     );
+  });
+
+  it("shows a /timeline page by page, and an answer's Timeline button", async () => {
+    const dated = createDispatchContext({
+      commands,
+      library: await Library.open(DATED_CORPUS),
+      config: loadConfig({ RATE_LIMIT_QUESTIONS: '100' }),
+      logger: memoryLogger(),
+    });
+    const out = await session(dated, [
+      '/timeline Gravelines',
+      '/press 2',
+      '/ask Gravelines dock strike in 2003 limit:1',
+      '/press 2',
+    ]);
+    expect(out).toContain('Coverage of “Gravelines” in date order:');
+    expect(out).toContain(
+      '1987-02-26 · publisher unknown · “Dock workers at the French port of Gravelines went on strike over pay, port officials said.” · cite wire-1987#1 · first report',
+    );
+    expect(out).toContain('Page 1 of 2 · 9 dated articles, 1 undated, oldest first');
+    expect(out).toContain('Undated (when these appeared is not known):');
+    expect(out).toContain('Page 2 of 2');
+    expect(out).toContain('Coverage from 2003 first.\nOne passage answers your question:');
+    expect(out).toMatch(/\(only you can see this\)\nCoverage of “Gravelines dock strike” in date order:/);
   });
 
   it('checks a claim as "Find coverage" does, and shows what autocomplete suggests', async () => {
