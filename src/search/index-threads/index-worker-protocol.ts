@@ -2,6 +2,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
 import type { Answer, AnswerOptions } from '../answer.ts';
 import type { CacheOutcome } from '../index-cache/index-cache.ts';
+import type { ThreadMemory } from './thread-memory.ts';
 
 /** What the index worker is started with. */
 export interface IndexWorkerData {
@@ -47,11 +48,14 @@ export type IndexWorkerStatus =
 
 export type IndexRequest =
   | { id: number; method: 'answer'; question: string; options: AnswerOptions }
-  | { id: number; method: 'closestHeadlines'; question: string; limit: number };
+  | { id: number; method: 'closestHeadlines'; question: string; limit: number }
+  /** The worker's heap (after a full collection when the process runs with `--expose-gc`). */
+  | { id: number; method: 'memory' };
 
 export type IndexReply =
   | { id: number; ok: true; answer: Answer }
   | { id: number; ok: true; articleIds: string[] }
+  | { id: number; ok: true; memory: ThreadMemory }
   | { id: number; ok: false; message: string };
 
 /** The corpus, posted to a worker started with `corpusFrom: 'message'`. */

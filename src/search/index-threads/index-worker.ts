@@ -18,6 +18,7 @@ import type {
   IndexWorkerData,
   IndexWorkerStatus,
 } from './index-worker-protocol.ts';
+import { threadMemory } from './thread-memory.ts';
 
 const data = workerData as IndexWorkerData;
 const report = (status: IndexWorkerStatus) => parentPort?.postMessage(status);
@@ -89,11 +90,13 @@ function serve(engine: Engine): void {
       reply =
         request.method === 'answer'
           ? { id: request.id, ok: true, answer: engine.answer(request.question, request.options) }
-          : {
-              id: request.id,
-              ok: true,
-              articleIds: engine.closestHeadlines(request.question, request.limit).map((a) => a.id),
-            };
+          : request.method === 'memory'
+            ? { id: request.id, ok: true, memory: threadMemory() }
+            : {
+                id: request.id,
+                ok: true,
+                articleIds: engine.closestHeadlines(request.question, request.limit).map((a) => a.id),
+              };
     } catch (error) {
       reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
     }

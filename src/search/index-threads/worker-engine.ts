@@ -5,6 +5,7 @@ import type { CacheOutcome, IndexCache } from '../index-cache/index-cache.ts';
 import { SearchEngine } from '../search-engine.ts';
 import { IndexThread } from './index-thread.ts';
 import type { IndexReply } from './index-worker-protocol.ts';
+import type { ThreadMemory } from './thread-memory.ts';
 
 /**
  * How long an asynchronous search may wait for its worker before it fails: far beyond any search (they
@@ -134,6 +135,11 @@ export class WorkerEngine extends SearchEngine {
     return this.#threads.reduce((sum, thread) => sum + thread.load, 0);
   }
 
+  /** Whether `close` has ended the workers (a replaced engine, once retired). */
+  get closed(): boolean {
+    return this.#closed !== undefined;
+  }
+
   /** How many workers (copies of the index) serve this engine. */
   get workers(): number {
     return this.#threads.length;
@@ -156,6 +162,18 @@ export class WorkerEngine extends SearchEngine {
   override async closestHeadlinesAsync(question: string, limit = 3): Promise<Article[]> {
     return this.#headlinesIn(
       await this.#idlest().call({ method: 'closestHeadlines', question, limit }, ASYNC_TIMEOUT_MS),
+    );
+  }
+
+  /** Each worker's heap, for the memory benchmark (after a full collection under `--expose-gc`). */
+  async workerMemory(): Promise<ThreadMemory[]> {
+    if (this.#closed !== undefined) throw new Error(`WorkerEngine: ${this.#closed}`);
+    return Promise.all(
+      this.#threads.map(async (thread) => {
+        const reply = await thread.call({ method: 'memory' }, ASYNC_TIMEOUT_MS);
+        if (!('memory' in reply)) throw new Error('WorkerEngine: the index worker sent no memory figures');
+        return reply.memory;
+      }),
     );
   }
 
