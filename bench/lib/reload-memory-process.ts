@@ -59,7 +59,10 @@ async function main(): Promise<MemoryOutcome> {
         .engine,
   });
   const added = path.join(job.folder, 'bench-memory-added.md');
-  await writeFile(added, '---\ntitle: Memory benchmark article\n---\n\nA paragraph so that the reload indexes.\n');
+  await writeFile(
+    added,
+    '---\ntitle: Memory benchmark article\n---\n\nA paragraph so that the reload indexes.\n',
+  );
   const sampler = rssSampler();
   sampler.start();
   const reloadStarted = performance.now();

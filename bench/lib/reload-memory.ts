@@ -98,10 +98,7 @@ const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
  * Measures each size in fresh processes: a first start (build and persist), a start from the persisted
  * index followed by one reload, and a start with two index workers. Returns the report's lines.
  */
-export async function reloadMemoryReport(
-  root: string,
-  step: (what: string) => void,
-): Promise<string[]> {
+export async function reloadMemoryReport(root: string, step: (what: string) => void): Promise<string[]> {
   const rows: string[] = [];
   for (const { name, folder } of await sizeFolders(root)) {
     const passages = countPassages((await loadCorpus(folder)).articles);

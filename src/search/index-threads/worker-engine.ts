@@ -69,6 +69,8 @@ export class WorkerEngine extends SearchEngine {
   readonly #threads: IndexThread[];
   readonly #timeoutMs: number;
   #closed: string | undefined;
+  /** The engine that replaced this one: searches asked after retirement go there. */
+  #successor: SearchEngine | undefined;
 
   private constructor(corpus: Corpus, lookup: CorpusLookup, threads: IndexThread[], timeoutMs: number) {
     super(corpus, lookup);
@@ -146,20 +148,24 @@ export class WorkerEngine extends SearchEngine {
   }
 
   answer(question: string, options: AnswerOptions = {}): Answer {
+    if (this.#successor) return this.#successor.answer(question, options);
     return answerIn(this.#idlest().callSync({ method: 'answer', question, options }, this.#timeoutMs));
   }
 
   closestHeadlines(question: string, limit = 3): Article[] {
+    if (this.#successor) return this.#successor.closestHeadlines(question, limit);
     return this.#headlinesIn(
       this.#idlest().callSync({ method: 'closestHeadlines', question, limit }, this.#timeoutMs),
     );
   }
 
   override async answerAsync(question: string, options: AnswerOptions = {}): Promise<Answer> {
+    if (this.#successor) return this.#successor.answerAsync(question, options);
     return answerIn(await this.#idlest().call({ method: 'answer', question, options }, ASYNC_TIMEOUT_MS));
   }
 
   override async closestHeadlinesAsync(question: string, limit = 3): Promise<Article[]> {
+    if (this.#successor) return this.#successor.closestHeadlinesAsync(question, limit);
     return this.#headlinesIn(
       await this.#idlest().call({ method: 'closestHeadlines', question, limit }, ASYNC_TIMEOUT_MS),
     );
@@ -181,6 +187,16 @@ export class WorkerEngine extends SearchEngine {
     if (!reply.ok || !('articleIds' in reply))
       throw new Error('WorkerEngine: the index worker answered with no headlines');
     return reply.articleIds.flatMap((id) => this.article(id) ?? []);
+  }
+
+  /**
+   * Each worker ends as soon as the searches it was asked are answered (not after a grace period:
+   * until then the old and new indexes are both held); searches asked later go to `successor`.
+   */
+  override retire(successor: SearchEngine): void {
+    if (this.#closed !== undefined || this.#successor !== undefined) return;
+    this.#successor = successor;
+    void Promise.all(this.#threads.map((thread) => thread.idle())).then(() => this.close());
   }
 
   /** Ends the workers; later searches throw. Citations, context and autocomplete keep working. */
