@@ -28,9 +28,12 @@ const { values: flags } = parseArgs({
     'index-thread': { type: 'string', default: 'worker' },
     // Only the memory figures (bench/lib/reload-memory.ts), at the three corpus sizes.
     'memory-only': { type: 'boolean', default: false },
+    // Memory figures only for corpus sizes of at most this many passages.
+    'memory-max-passages': { type: 'string' },
   },
 });
 const inWorker = flags['index-thread'] !== 'main';
+const memoryMaxPassages = Number(flags['memory-max-passages'] ?? Number.POSITIVE_INFINITY);
 const start = (options: { corpusPath: string; cache: IndexCache }): Promise<StartedEngine<SearchEngine>> =>
   inWorker ? startWorkerEngine(options) : startEngine(options);
 
@@ -190,7 +193,7 @@ async function main(): Promise<void> {
   const cache = new IndexCache({ dir: path.join(root, 'cache') });
   try {
     if (flags['memory-only']) {
-      process.stdout.write(`${(await reloadMemoryReport(root, step)).join('\n')}\n`);
+      process.stdout.write(`${(await reloadMemoryReport(root, step, memoryMaxPassages)).join('\n')}\n`);
       return;
     }
     // The three JSON Lines files, loading in the merge order below, and later one new article.
@@ -282,7 +285,7 @@ async function main(): Promise<void> {
       `report: ${outcome.report.added.length} added, ${outcome.report.passagesBefore} → ${outcome.report.passagesAfter} passages`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    process.stdout.write(`${(await reloadMemoryReport(root, step)).join('\n')}\n`);
+    process.stdout.write(`${(await reloadMemoryReport(root, step, memoryMaxPassages)).join('\n')}\n`);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

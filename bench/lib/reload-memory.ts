@@ -98,10 +98,15 @@ const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
  * Measures each size in fresh processes: a first start (build and persist), a start from the persisted
  * index followed by one reload, and a start with two index workers. Returns the report's lines.
  */
-export async function reloadMemoryReport(root: string, step: (what: string) => void): Promise<string[]> {
+export async function reloadMemoryReport(
+  root: string,
+  step: (what: string) => void,
+  maxPassages = Number.POSITIVE_INFINITY,
+): Promise<string[]> {
   const rows: string[] = [];
   for (const { name, folder } of await sizeFolders(root)) {
     const passages = countPassages((await loadCorpus(folder)).articles);
+    if (passages > maxPassages) continue;
     const cacheDir = join(root, `memory-cache-${name}`);
     const built = await run({ folder, cacheDir, workers: 1, reload: false });
     step(`memory ${name}: built ${mb(built.steady.rss)}`);
