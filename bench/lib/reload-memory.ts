@@ -124,6 +124,8 @@ export async function reloadMemoryReport(
         ` | ${mb(reload.peakRss)} (${peakRatio.toFixed(2)}×) ${verdict(peakRatio <= RELOAD_PEAK_TARGET)}` +
         ` | ${(reload.retiredMs / 1000).toFixed(1)} s | ${mb(reload.after.rss)} |`,
     );
+    // A long run that is cut short still leaves the sizes measured so far.
+    step(`memory row: ${rows.at(-1)!}`);
   }
   return [
     '',
