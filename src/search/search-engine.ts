@@ -48,11 +48,6 @@ export abstract class SearchEngine {
     return this.closestHeadlines(question, limit);
   }
 
-  /** Searches asked of another thread and not answered yet (none for an engine on this thread). */
-  get inFlight(): number {
-    return 0;
-  }
-
   /** Lets go of what the engine holds outside this thread; later searches throw. */
   close(): void {}
 

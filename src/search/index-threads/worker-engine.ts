@@ -133,10 +133,6 @@ export class WorkerEngine extends SearchEngine {
     }
   }
 
-  override get inFlight(): number {
-    return this.#threads.reduce((sum, thread) => sum + thread.load, 0);
-  }
-
   /** Whether `close` has ended the workers (a replaced engine, once retired). */
   get closed(): boolean {
     return this.#closed !== undefined;
