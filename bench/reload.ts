@@ -20,12 +20,20 @@ import { type StartedEngine, startEngine, startWorkerEngine } from '../src/searc
 import { IndexCache } from '../src/search/index-cache/index-cache.ts';
 import { WorkerEngine } from '../src/search/index-threads/worker-engine.ts';
 import type { SearchEngine } from '../src/search/search-engine.ts';
+import { reloadMemoryReport } from './lib/reload-memory.ts';
 import { SCALE_FILES, SHARED_DATA, scaleCorpusFolder } from './lib/scale-corpus.ts';
 
 const { values: flags } = parseArgs({
-  options: { 'index-thread': { type: 'string', default: 'worker' } },
+  options: {
+    'index-thread': { type: 'string', default: 'worker' },
+    // Only the memory figures (bench/lib/reload-memory.ts), at the three corpus sizes.
+    'memory-only': { type: 'boolean', default: false },
+    // Memory figures only for corpus sizes of at most this many passages.
+    'memory-max-passages': { type: 'string' },
+  },
 });
 const inWorker = flags['index-thread'] !== 'main';
+const memoryMaxPassages = Number(flags['memory-max-passages'] ?? Number.POSITIVE_INFINITY);
 const start = (options: { corpusPath: string; cache: IndexCache }): Promise<StartedEngine<SearchEngine>> =>
   inWorker ? startWorkerEngine(options) : startEngine(options);
 
@@ -184,6 +192,10 @@ async function main(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), 'newsdesk-bench-reload-'));
   const cache = new IndexCache({ dir: path.join(root, 'cache') });
   try {
+    if (flags['memory-only']) {
+      process.stdout.write(`${(await reloadMemoryReport(root, step, memoryMaxPassages)).join('\n')}\n`);
+      return;
+    }
     // The three JSON Lines files, loading in the merge order below, and later one new article.
     const folder = await scaleCorpusFolder(root);
 
@@ -273,6 +285,7 @@ async function main(): Promise<void> {
       `report: ${outcome.report.added.length} added, ${outcome.report.passagesBefore} → ${outcome.report.passagesAfter} passages`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(`${(await reloadMemoryReport(root, step, memoryMaxPassages)).join('\n')}\n`);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

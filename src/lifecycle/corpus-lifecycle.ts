@@ -32,8 +32,6 @@ export interface CorpusLifecycleOptions {
   load?: ReloaderOptions['load'];
   /** Indexes a reloaded corpus; see `ReloaderOptions.index`. @default on this thread, in slices */
   index?: ReloaderOptions['index'];
-  /** See `ReloaderOptions.retireAfterMs`. */
-  retireAfterMs?: number;
 }
 
 /**
@@ -59,7 +57,6 @@ export class CorpusLifecycle implements CorpusAdministration {
       logger: options.logger,
       load: options.load,
       index: options.index,
-      retireAfterMs: options.retireAfterMs,
       onReloaded: (engine, report) => this.#notify(engine, report),
     });
     this.store = new CorpusStore({

@@ -82,9 +82,6 @@ export interface ReloadRequest {
   queue?: boolean;
 }
 
-/** A replaced engine still busy this long after the swap is closed all the same (its worker is stuck). */
-const RETIRE_WAIT_LIMIT_MS = 5 * 60_000;
-
 /** Options of {@link Reloader}. */
 export interface ReloaderOptions {
   /** Folder of articles, or one `.jsonl` file (CORPUS_PATH). */
@@ -106,13 +103,6 @@ export interface ReloaderOptions {
    * thread. @default `Engine.buildAsync`, on this thread in slices
    */
   index?: (corpus: Corpus, onProgress: (done: number, total: number) => void) => Promise<SearchEngine>;
-  /**
-   * How long a replaced engine is kept before `close()`: a request that took it just before the swap
-   * may still be searching it (for milliseconds: a command reads the engine once and searches at once);
-   * one still busy then is closed once idle. Until then its memory is held twice over.
-   * @default 10_000
-   */
-  retireAfterMs?: number;
   /** Called after every swap with the new engine (persist it, tell other shards). Errors are logged. */
   onReloaded?: (engine: SearchEngine, report: ReloadReport) => void | Promise<void>;
   /** Where warnings about `onReloaded` failures go. @default a logger on stderr */
@@ -202,7 +192,9 @@ export class Reloader {
       // The swap comes after every await: nothing can fail between it and the report.
       if (after !== before) {
         slot.swap(after);
-        this.#retire(before);
+        // Its workers end as soon as the searches they were asked are answered; a request that took
+        // it before the swap and searches again is answered by its successor.
+        before.retire(after);
       }
       outcome = {
         status: 'reloaded',
@@ -250,16 +242,6 @@ export class Reloader {
     if (this.#options.index) return this.#options.index(corpus, onProgress);
     const { sliceSize } = this.#options;
     return Engine.buildAsync(corpus, { sliceSize, onProgress });
-  }
-
-  /** Closes a replaced engine after the grace period, once it has answered what it was asked. */
-  #retire(engine: SearchEngine): void {
-    const givingUpAt = Date.now() + RETIRE_WAIT_LIMIT_MS;
-    const attempt = () => {
-      if (engine.inFlight > 0 && Date.now() < givingUpAt) setTimeout(attempt, 1000).unref();
-      else engine.close();
-    };
-    setTimeout(attempt, this.#options.retireAfterMs ?? 10_000).unref();
   }
 
   async #afterSwap(engine: SearchEngine, report: ReloadReport): Promise<void> {

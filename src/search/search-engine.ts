@@ -65,16 +65,15 @@ export abstract class SearchEngine {
     return this.articlesMentioning(text, limit);
   }
 
-  /** Searches asked of another thread and not answered yet (none for an engine on this thread). */
-  get inFlight(): number {
-    return 0;
-  }
+  /** Lets go of what the engine holds outside this thread; later searches throw. */
+  close(): void {}
 
   /**
-   * Lets go of what the engine holds outside this thread. A retired engine may still be asked
-   * afterwards by a request that took it before the swap, so this runs a while after the swap.
+   * Called when a reload has put `successor` in this engine's place. A request that took this engine
+   * before the swap may still search it; an engine whose index lives elsewhere lets go of it once
+   * what it was asked is answered, and hands later searches to `successor`.
    */
-  close(): void {}
+  retire(_successor: SearchEngine): void {}
 
   articles(): readonly Article[] {
     return this.corpus.articles;

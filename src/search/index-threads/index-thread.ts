@@ -29,6 +29,8 @@ export class IndexThread {
   >();
   #nextId = 1;
   #stopped: string | undefined;
+  /** Called once no call is in flight (see `idle`). */
+  #onIdle: (() => void)[] = [];
   /** Resolves with the worker's status once it serves; rejects if it fails or exits first. */
   readonly ready: Promise<ReadyStatus>;
 
@@ -68,6 +70,12 @@ export class IndexThread {
   /** Posts the corpus to a worker started with `corpusFrom: 'message'` (a structured copy, made here). */
   sendCorpus(corpus: Corpus): void {
     this.#worker.postMessage({ kind: 'corpus', corpus } satisfies CorpusMessage);
+  }
+
+  /** Resolves once no asynchronous call is in flight (at once when none is). */
+  idle(): Promise<void> {
+    if (this.#pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#onIdle.push(resolve));
   }
 
   /** Lets the process exit with the thread still running (once it serves). */
@@ -141,9 +149,14 @@ export class IndexThread {
     // A reply nobody waits for answers a call that timed out.
     if (!pending) return;
     this.#pending.delete(reply.id);
-    if (this.#pending.size === 0) this.#port.unref();
     if (reply.ok) pending.resolve(reply);
     else pending.reject(new Error(`IndexThread: the index worker could not search: ${reply.message}`));
+    if (this.#pending.size === 0) this.#becameIdle();
+  }
+
+  #becameIdle(): void {
+    this.#port.unref();
+    for (const resolve of this.#onIdle.splice(0)) resolve();
   }
 
   #stop(why: string): void {
@@ -152,7 +165,7 @@ export class IndexThread {
       this.#pending.delete(id);
       pending.reject(new Error(`IndexThread: ${this.#stopped}`));
     }
-    this.#port.unref();
+    this.#becameIdle();
   }
 }
 

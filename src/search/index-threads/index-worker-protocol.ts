@@ -3,6 +3,7 @@ import type { Corpus } from '../../corpus/article.ts';
 import type { Answer, AnswerOptions, Timeline } from '../answer.ts';
 import type { CacheOutcome } from '../index-cache/index-cache.ts';
 import type { Period } from '../period.ts';
+import type { ThreadMemory } from './thread-memory.ts';
 
 /** What the index worker is started with. */
 export interface IndexWorkerData {
@@ -49,12 +50,15 @@ export type IndexWorkerStatus =
 export type IndexRequest =
   | { id: number; method: 'answer'; question: string; options: AnswerOptions }
   | { id: number; method: 'closestHeadlines' | 'articlesMentioning'; question: string; limit: number }
-  | { id: number; method: 'timeline'; topic: string; options: { period?: Period } };
+  | { id: number; method: 'timeline'; topic: string; options: { period?: Period } }
+  /** The worker's heap (after a full collection when the process runs with `--expose-gc`). */
+  | { id: number; method: 'memory' };
 
 export type IndexReply =
   | { id: number; ok: true; answer: Answer }
   | { id: number; ok: true; articleIds: string[] }
   | { id: number; ok: true; timeline: Timeline }
+  | { id: number; ok: true; memory: ThreadMemory }
   | { id: number; ok: false; message: string };
 
 /** The corpus, posted to a worker started with `corpusFrom: 'message'`. */

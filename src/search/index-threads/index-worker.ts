@@ -18,6 +18,7 @@ import type {
   IndexWorkerData,
   IndexWorkerStatus,
 } from './index-worker-protocol.ts';
+import { threadMemory } from './thread-memory.ts';
 
 const data = workerData as IndexWorkerData;
 const report = (status: IndexWorkerStatus) => parentPort?.postMessage(status);
@@ -91,10 +92,12 @@ function serve(engine: Engine): void {
           ? { id: request.id, ok: true, answer: engine.answer(request.question, request.options) }
           : request.method === 'timeline'
             ? { id: request.id, ok: true, timeline: engine.timeline(request.topic, request.options) }
-            : {
-                id: request.id,
-                ok: true,
-                articleIds: engine[request.method](request.question, request.limit).map((a) => a.id),
+            : request.method === 'memory'
+              ? { id: request.id, ok: true, memory: threadMemory() }
+              : {
+                  id: request.id,
+                  ok: true,
+                  articleIds: engine[request.method](request.question, request.limit).map((a) => a.id),
               };
     } catch (error) {
       reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };

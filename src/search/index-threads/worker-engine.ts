@@ -6,6 +6,7 @@ import type { Period } from '../period.ts';
 import { SearchEngine } from '../search-engine.ts';
 import { IndexThread } from './index-thread.ts';
 import type { IndexReply } from './index-worker-protocol.ts';
+import type { ThreadMemory } from './thread-memory.ts';
 
 /**
  * How long an asynchronous search may wait for its worker before it fails: far beyond any search (they
@@ -69,6 +70,8 @@ export class WorkerEngine extends SearchEngine {
   readonly #threads: IndexThread[];
   readonly #timeoutMs: number;
   #closed: string | undefined;
+  /** The engine that replaced this one: searches asked after retirement go there. */
+  #successor: SearchEngine | undefined;
 
   private constructor(corpus: Corpus, lookup: CorpusLookup, threads: IndexThread[], timeoutMs: number) {
     super(corpus, lookup);
@@ -131,8 +134,9 @@ export class WorkerEngine extends SearchEngine {
     }
   }
 
-  override get inFlight(): number {
-    return this.#threads.reduce((sum, thread) => sum + thread.load, 0);
+  /** Whether `close` has ended the workers (a replaced engine, once retired). */
+  get closed(): boolean {
+    return this.#closed !== undefined;
   }
 
   /** How many workers (copies of the index) serve this engine. */
@@ -141,42 +145,62 @@ export class WorkerEngine extends SearchEngine {
   }
 
   answer(question: string, options: AnswerOptions = {}): Answer {
+    if (this.#successor) return this.#successor.answer(question, options);
     return answerIn(this.#idlest().callSync({ method: 'answer', question, options }, this.#timeoutMs));
   }
 
   closestHeadlines(question: string, limit = 3): Article[] {
+    if (this.#successor) return this.#successor.closestHeadlines(question, limit);
     return this.#headlinesIn(
       this.#idlest().callSync({ method: 'closestHeadlines', question, limit }, this.#timeoutMs),
     );
   }
 
   override async answerAsync(question: string, options: AnswerOptions = {}): Promise<Answer> {
+    if (this.#successor) return this.#successor.answerAsync(question, options);
     return answerIn(await this.#idlest().call({ method: 'answer', question, options }, ASYNC_TIMEOUT_MS));
   }
 
   override async closestHeadlinesAsync(question: string, limit = 3): Promise<Article[]> {
+    if (this.#successor) return this.#successor.closestHeadlinesAsync(question, limit);
     return this.#headlinesIn(
       await this.#idlest().call({ method: 'closestHeadlines', question, limit }, ASYNC_TIMEOUT_MS),
     );
   }
 
   timeline(topic: string, options: { period?: Period } = {}): Timeline {
+    if (this.#successor) return this.#successor.timeline(topic, options);
     return timelineIn(this.#idlest().callSync({ method: 'timeline', topic, options }, this.#timeoutMs));
   }
 
   override async timelineAsync(topic: string, options: { period?: Period } = {}): Promise<Timeline> {
+    if (this.#successor) return this.#successor.timelineAsync(topic, options);
     return timelineIn(await this.#idlest().call({ method: 'timeline', topic, options }, ASYNC_TIMEOUT_MS));
   }
 
   articlesMentioning(text: string, limit = 1000): Article[] {
+    if (this.#successor) return this.#successor.articlesMentioning(text, limit);
     return this.#headlinesIn(
       this.#idlest().callSync({ method: 'articlesMentioning', question: text, limit }, this.#timeoutMs),
     );
   }
 
   override async articlesMentioningAsync(text: string, limit = 1000): Promise<Article[]> {
+    if (this.#successor) return this.#successor.articlesMentioningAsync(text, limit);
     return this.#headlinesIn(
       await this.#idlest().call({ method: 'articlesMentioning', question: text, limit }, ASYNC_TIMEOUT_MS),
+    );
+  }
+
+  /** Each worker's heap, for the memory benchmark (after a full collection under `--expose-gc`). */
+  async workerMemory(): Promise<ThreadMemory[]> {
+    if (this.#closed !== undefined) throw new Error(`WorkerEngine: ${this.#closed}`);
+    return Promise.all(
+      this.#threads.map(async (thread) => {
+        const reply = await thread.call({ method: 'memory' }, ASYNC_TIMEOUT_MS);
+        if (!('memory' in reply)) throw new Error('WorkerEngine: the index worker sent no memory figures');
+        return reply.memory;
+      }),
     );
   }
 
@@ -184,6 +208,16 @@ export class WorkerEngine extends SearchEngine {
     if (!reply.ok || !('articleIds' in reply))
       throw new Error('WorkerEngine: the index worker answered with no headlines');
     return reply.articleIds.flatMap((id) => this.article(id) ?? []);
+  }
+
+  /**
+   * Each worker ends as soon as the searches it was asked are answered (not after a grace period:
+   * until then the old and new indexes are both held); searches asked later go to `successor`.
+   */
+  override retire(successor: SearchEngine): void {
+    if (this.#closed !== undefined || this.#successor !== undefined) return;
+    this.#successor = successor;
+    void Promise.all(this.#threads.map((thread) => thread.idle())).then(() => this.close());
   }
 
   /** Ends the workers; later searches throw. Citations, context and autocomplete keep working. */

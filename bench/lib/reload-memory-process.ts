@@ -1,0 +1,109 @@
+// Child process of `bench/lib/reload-memory.ts`: starts the bot's index as `npm start` does (the
+// serving thread plus INDEX_WORKERS index workers, restored or built) and reports its memory; with
+// `reload`, also reloads once and reports the peak. Run with --expose-gc, so figures hold only what is
+// reachable.
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Library } from '../../src/library.ts';
+import { AuditLog } from '../../src/lifecycle/audit-log.ts';
+import { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
+import { silentLogger } from '../../src/logging/logger.ts';
+import { startWorkerEngine } from '../../src/search/index-cache/fast-start.ts';
+import { IndexCache } from '../../src/search/index-cache/index-cache.ts';
+import { WorkerEngine } from '../../src/search/index-threads/worker-engine.ts';
+import type { MemoryJob, MemoryOutcome, SteadyMemory } from './reload-memory.ts';
+
+const job = JSON.parse(process.argv[2]!) as MemoryJob;
+
+/** RSS sampled every few milliseconds; `peak` is the largest seen since `start`. */
+function rssSampler() {
+  let peak = 0;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    start() {
+      peak = process.memoryUsage.rss();
+      timer = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage.rss());
+      }, 5);
+    },
+    stop(): number {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage.rss());
+    },
+  };
+}
+
+async function steady(engine: WorkerEngine): Promise<SteadyMemory> {
+  const workers = await engine.workerMemory();
+  const collect = (globalThis as { gc?: () => void }).gc;
+  collect?.();
+  collect?.();
+  const { rss, heapUsed, external } = process.memoryUsage();
+  return { rss, mainHeap: heapUsed, workerHeaps: workers.map((w) => w.heapUsed), external };
+}
+
+async function main(): Promise<MemoryOutcome> {
+  const cache = new IndexCache({ dir: job.cacheDir });
+  const started = await startWorkerEngine({ corpusPath: job.folder, cache, workers: job.workers });
+  const { engine } = started;
+  const atStart = await steady(engine);
+  if (!job.reload) return { from: started.from, steady: atStart };
+
+  const library = new Library(engine);
+  const lifecycle = new CorpusLifecycle(library, {
+    corpusPath: job.folder,
+    audit: new AuditLog({ logger: silentLogger }),
+    // As start-lifecycle sets it up for INDEX_THREAD=worker.
+    index: async (corpus, onProgress) =>
+      (await WorkerEngine.start({ corpusPath: job.folder, corpus, cache, onProgress, workers: job.workers }))
+        .engine,
+  });
+  const added = path.join(job.folder, 'bench-memory-added.md');
+  await writeFile(
+    added,
+    '---\ntitle: Memory benchmark article\n---\n\nA paragraph so that the reload indexes.\n',
+  );
+  const sampler = rssSampler();
+  sampler.start();
+  const reloadStarted = performance.now();
+  try {
+    const outcome = await lifecycle.reload({ trigger: 'command' });
+    if (outcome.status !== 'reloaded') throw new Error(`reload ${outcome.status}`);
+    const reloadMs = performance.now() - reloadStarted;
+    // The peak lasts until the replaced workers are gone: wait for their retirement.
+    const retired = await until(() => engine.closed, 30_000);
+    const peakRss = sampler.stop();
+    const after = await steady(library.engine as WorkerEngine);
+    return {
+      from: started.from,
+      steady: atStart,
+      reload: { peakRss, reloadMs, retiredMs: retired - reloadStarted, after },
+    };
+  } finally {
+    await rm(added, { force: true });
+  }
+}
+
+/** Resolves with the time `condition` first held, checked every 10 ms, or rejects after `limitMs`. */
+function until(condition: () => boolean, limitMs: number): Promise<number> {
+  const giveUp = performance.now() + limitMs;
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (condition()) resolve(performance.now());
+      else if (performance.now() > giveUp) reject(new Error(`not retired within ${limitMs} ms`));
+      else setTimeout(check, 10);
+    };
+    check();
+  });
+}
+
+main().then(
+  (outcome) => {
+    process.send?.(outcome);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    process.send?.({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    process.exit(1);
+  },
+);
