@@ -12,7 +12,7 @@ import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { inPeriod } from './period.ts';
 import { indexViews } from './postings/minisearch-view.ts';
 import { PostingBuilder } from './postings/posting-builder.ts';
-import { type PostingStore, passageFrequencies } from './postings/posting-store.ts';
+import { PassageFrequencies, type PostingStore } from './postings/posting-store.ts';
 import { termLayout } from './proximity.ts';
 import { pickQuote, sentenceWeight } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
@@ -127,7 +127,7 @@ export class Engine extends SearchEngine {
   readonly postings: PostingStore;
   private readonly passageIndex: MiniSearch<IndexedDoc>;
   private readonly articleIndex: MiniSearch<IndexedDoc>;
-  private readonly documentFrequency: Map<string, number>;
+  private readonly documentFrequency: PassageFrequencies;
   private readonly ranking: RankingWeights;
   private readonly model: RankingModel;
   private readonly answers = new AnswerCache();
@@ -151,7 +151,7 @@ export class Engine extends SearchEngine {
     const views = indexViews(postings, ids, { passages: PASSAGE_INDEX, articles: ARTICLE_INDEX });
     this.passageIndex = views.passageIndex;
     this.articleIndex = views.articleIndex;
-    this.documentFrequency = passageFrequencies(postings);
+    this.documentFrequency = new PassageFrequencies(postings);
     this.ranking = ranking;
     this.model = model;
   }

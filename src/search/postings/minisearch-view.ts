@@ -92,21 +92,118 @@ class TermPostings {
 
 /** What of MiniSearch's state a view fills in; MiniSearch 7.2 keeps it in these fields. */
 interface MiniSearchState {
-  _index: { set(term: string, value: unknown): unknown };
+  _index: object;
   _documentCount: number;
   _nextId: number;
-  _documentIds: Map<number, string>;
-  _idToShortId: Map<string, number>;
-  _fieldLength: Map<number, number[]>;
+  _documentIds: unknown;
+  _idToShortId: unknown;
+  _fieldLength: unknown;
   _avgFieldLength: number[];
+}
+
+/** A node of MiniSearch's radix tree: edges by label, and its value under the empty label. */
+type RadixNode = Map<string, RadixNode | TermPostings>;
+
+/**
+ * The radix tree MiniSearch's `SearchableMap` would grow by inserting `keys` one by one (a leaf under
+ * the empty label, edges labelled with the longest prefixes their keys share), made in one pass over
+ * the keys in ascending order.
+ */
+function radixTree(
+  keys: readonly string[],
+  value: (i: number) => TermPostings,
+  from = 0,
+  to = keys.length,
+  depth = 0,
+): RadixNode {
+  const node: RadixNode = new Map();
+  let i = from;
+  if (i < to && keys[i]!.length === depth) node.set('', value(i++));
+  while (i < to) {
+    const first = keys[i]!;
+    const head = first.charCodeAt(depth);
+    let j = i + 1;
+    while (j < to && keys[j]!.charCodeAt(depth) === head) j++;
+    // Sorted keys: what the first and the last of the group share, all of it shares.
+    const last = keys[j - 1]!;
+    const limit = Math.min(first.length, last.length);
+    let end = depth + 1;
+    while (end < limit && first.charCodeAt(end) === last.charCodeAt(end)) end++;
+    node.set(first.slice(depth, end), radixTree(keys, value, i, j, end));
+    i = j;
+  }
+  return node;
+}
+
+/** Document short ids to ids, as MiniSearch reads them (`has`, `get`), over an array. */
+class DocumentIds {
+  constructor(private readonly ids: readonly string[]) {}
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(doc: number): boolean {
+    return doc < this.ids.length;
+  }
+
+  get(doc: number): string | undefined {
+    return this.ids[doc];
+  }
+
+  *[Symbol.iterator](): IterableIterator<[number, string]> {
+    yield* this.ids.entries();
+  }
+}
+
+/** Ids to document short ids, made only if asked for: searching never does. */
+class ShortIds {
+  #map: Map<string, number> | undefined;
+
+  constructor(private readonly ids: readonly string[]) {}
+
+  get #byId(): Map<string, number> {
+    this.#map ??= new Map(this.ids.map((id, i) => [id, i]));
+    return this.#map;
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
+  get(id: string): number | undefined {
+    return this.#byId.get(id);
+  }
+}
+
+/**
+ * Each document's field lengths, as MiniSearch reads them (`get(doc)[field]`, read at once), over one
+ * array per field: no array per document.
+ */
+class FieldLengths {
+  readonly #read: number[];
+
+  constructor(private readonly fields: readonly Uint32Array[]) {
+    this.#read = fields.map(() => 0);
+  }
+
+  get(doc: number): number[] | undefined {
+    if (doc >= (this.fields[0]?.length ?? 0)) return undefined;
+    for (let f = 0; f < this.fields.length; f++) this.#read[f] = this.fields[f]![doc]!;
+    return this.#read;
+  }
 }
 
 /**
  * A MiniSearch index over `ids` (document `i` has short id `i`) with `fields` in MiniSearch's order, for
- * the terms `terms` (term number `t` is `terms[t]`) that `holds`.
- * It searches as one filled with `add` would (same scores), but is filled without analysing a document
- * and holds no postings until a term is searched. MiniSearch has no public way to be given an index
- * other than its own JSON, which would cost a parse of every posting; hence its fields are set here.
+ * the terms `terms` (ascending; term number `t` is `terms[t]`) that `holds`. It searches as one filled
+ * with `add` would (same scores), but is filled without analysing a document and holds no postings
+ * until a term is searched. MiniSearch has no public way to be given an index other than its own JSON,
+ * which would cost a parse of every posting; hence its fields are set here.
  */
 function miniSearchOver<T>(
   options: Options<T>,
@@ -119,8 +216,9 @@ function miniSearchOver<T>(
   const runs = fields.map((field) => field.run);
   const index = new MiniSearch<T>(options);
   const state = index as unknown as MiniSearchState;
+  const SearchableMap = state._index?.constructor as (new (tree: RadixNode) => object) | undefined;
   if (
-    typeof state._index?.set !== 'function' ||
+    typeof SearchableMap !== 'function' ||
     !(state._documentIds instanceof Map) ||
     !(state._fieldLength instanceof Map) ||
     !Array.isArray(state._avgFieldLength)
@@ -129,23 +227,22 @@ function miniSearchOver<T>(
   }
   state._documentCount = ids.length;
   state._nextId = ids.length;
-  for (const [i, id] of ids.entries()) {
-    state._documentIds.set(i, id);
-    state._idToShortId.set(id, i);
-    state._fieldLength.set(
-      i,
-      lengths.map((field) => field[i]!),
-    );
-  }
+  state._documentIds = new DocumentIds(ids);
+  state._idToShortId = new ShortIds(ids);
+  state._fieldLength = new FieldLengths(lengths);
   // The running mean, as MiniSearch computes it while adding: the same floating-point result.
   state._avgFieldLength = lengths.map((field) => {
     let mean = 0;
     for (let i = 0; i < field.length; i++) mean = (mean * i + field[i]!) / (i + 1);
     return mean;
   });
-  for (const [t, term] of terms.entries()) {
-    if (holds(t)) state._index.set(term, new TermPostings(runs, t));
-  }
+  const held: number[] = [];
+  for (let t = 0; t < terms.length; t++) if (holds(t)) held.push(t);
+  const tree = radixTree(
+    held.map((t) => terms[t]!),
+    (i) => new TermPostings(runs, held[i]!),
+  );
+  state._index = new SearchableMap(tree);
   return index;
 }
 

@@ -31,11 +31,16 @@ class FieldColumns {
   /** Where each document's postings start in `terms` and `tfs`. */
   readonly starts = new Column();
 
-  /** Sorts the postings by term (stably, so each term's documents stay in ascending order). */
-  finish(termCount: number): Postings {
+  /**
+   * Sorts the postings by term (stably, so each term's documents stay in ascending order), term `t`
+   * becoming term `rank[t]`.
+   */
+  finish(rank: Uint32Array): Postings {
+    const termCount = rank.length;
     const offsets = new Uint32Array(termCount + 1);
     const terms = this.terms.array;
     const count = this.terms.length;
+    for (let k = 0; k < count; k++) terms[k] = rank[terms[k]!]!;
     for (let k = 0; k < count; k++) offsets[terms[k]! + 1]!++;
     for (let t = 0; t < termCount; t++) offsets[t + 1]! += offsets[t]!;
     const next = offsets.slice(0, termCount);
@@ -107,12 +112,15 @@ export class PostingBuilder {
 
   /** The store, once every article is added. The builder is spent after. */
   finish(): PostingStore {
-    const termCount = this.#terms.length;
+    // Numbered in ascending order, so that a radix tree of them is made in one pass (and stored so).
+    const order = this.#terms.map((_, t) => t).sort((a, b) => compare(this.#terms[a]!, this.#terms[b]!));
+    const rank = new Uint32Array(order.length);
+    for (const [r, t] of order.entries()) rank[t] = r;
     return {
-      terms: this.#terms,
+      terms: order.map((t) => this.#terms[t]!),
       passageArticle: this.#passageArticle.done(),
-      passageText: this.#passageText.finish(termCount),
-      articleTitle: this.#articleTitle.finish(termCount),
+      passageText: this.#passageText.finish(rank),
+      articleTitle: this.#articleTitle.finish(rank),
       lengths: {
         passageText: this.#lengths.passageText.done(),
         passageContext: this.#lengths.passageContext.done(),
@@ -181,4 +189,9 @@ export class PostingBuilder {
     }
     return t;
   }
+}
+
+/** Orders strings by UTF-16 code units, as `Array.prototype.sort` does by default. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

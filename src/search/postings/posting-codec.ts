@@ -95,6 +95,10 @@ export function decodePostings(bytes: Uint8Array, passageCounts: readonly number
       : Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength)
           .toString('utf8')
           .split('\u0000');
+  for (let t = 1; t < terms.length; t++) {
+    // Ascending, hence distinct: MiniSearch's radix tree is made from them in one pass.
+    if (!(terms[t - 1]! < terms[t]!)) fail('the vocabulary is out of order');
+  }
   const arrays = {} as Record<ArrayName, Uint32Array | Uint16Array>;
   for (const [name, Type] of ARRAYS) {
     const raw = section();

@@ -16,7 +16,7 @@ export interface Postings {
  * So an index is built and stored with a quarter of the postings, and loads without parsing any.
  */
 export interface PostingStore {
-  /** The vocabulary, in order of first occurrence; a term's number is its place here. */
+  /** The vocabulary, in ascending order (of UTF-16 code units); a term's number is its place here. */
   terms: string[];
   /** Article number of each passage (passages and articles numbered in corpus order). */
   passageArticle: Uint32Array;
@@ -36,13 +36,34 @@ export function documentFrequency(postings: Postings, t: number): number {
   return t + 1 < postings.offsets.length ? postings.offsets[t + 1]! - postings.offsets[t]! : 0;
 }
 
-/** `[term, passages holding it]` for every term of the passage text. */
-export function passageFrequencies(store: PostingStore): Map<string, number> {
-  const frequencies = new Map<string, number>();
-  for (const [t, term] of store.terms.entries()) {
-    const df = documentFrequency(store.passageText, t);
-    // A headline's words are in the vocabulary too; a passage never holds some of them.
-    if (df > 0) frequencies.set(term, df);
+/** The number of term `term` in the vocabulary, found by halving it, or -1. */
+export function termNumber(terms: readonly string[], term: string): number {
+  let low = 0;
+  let high = terms.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = terms[middle]!;
+    if (found === term) return middle;
+    if (found < term) low = middle + 1;
+    else high = middle - 1;
   }
-  return frequencies;
+  return -1;
+}
+
+/**
+ * How many passages hold a term (the document frequency of BM25's idf), looked up in the sorted
+ * vocabulary: nothing to build when an index is restored. A term no passage holds has none.
+ */
+export class PassageFrequencies {
+  constructor(private readonly store: PostingStore) {}
+
+  get(term: string): number | undefined {
+    const t = termNumber(this.store.terms, term);
+    const df = t < 0 ? 0 : documentFrequency(this.store.passageText, t);
+    return df > 0 ? df : undefined;
+  }
+
+  has(term: string): boolean {
+    return this.get(term) !== undefined;
+  }
 }
