@@ -90,7 +90,7 @@ describe('MiniSearch over stored postings', () => {
     corpus = makeCorpus([...seed.articles, ...bbc.articles.slice(0, 250)]);
   });
 
-  it('scores every question as MiniSearch filled by add() does, before and after storing', {
+  it('scores every question as MiniSearch filled by add() does (to 9 decimals), before and after storing', {
     timeout: 120_000,
   }, () => {
     const added = addedIndexes(corpus);
@@ -106,9 +106,14 @@ describe('MiniSearch over stored postings', () => {
         for (const kind of ['passageIndex', 'articleIndex'] as const) {
           const expected = added[kind].search(question, SEARCH);
           const actual = candidate[kind].search(question, SEARCH);
-          expect(actual.map((hit) => hit.id)).toEqual(expected.map((hit) => hit.id));
-          expect(actual.map((hit) => hit.score)).toEqual(expected.map((hit) => hit.score));
-          expect(actual.map((hit) => hit.match)).toEqual(expected.map((hit) => hit.match));
+          // Equal but for the last bits (misspellings' matches are summed in another order), which may
+          // swap two hits of equal score.
+          const byId = new Map(actual.map((hit) => [hit.id, hit]));
+          expect(actual.length).toBe(expected.length);
+          for (const hit of expected) {
+            expect(byId.get(hit.id)?.score).toBeCloseTo(hit.score, 9);
+            expect(byId.get(hit.id)?.match).toEqual(hit.match);
+          }
         }
       }
     }
