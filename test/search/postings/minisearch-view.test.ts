@@ -58,11 +58,11 @@ function views(corpus: Corpus, store: PostingStore) {
   return indexViews(store, ids, { passages: PASSAGES, articles: ARTICLES });
 }
 
-/** Questions made of the corpus's own words: a few terms of every thirteenth passage, one misspelt. */
+/** Questions made of the corpus's own words: a few terms of every twentieth passage, one misspelt. */
 function questions(corpus: Corpus): string[] {
   const asked: string[] = [];
   for (const [i, passage] of corpus.articles.flatMap((article) => article.passages).entries()) {
-    if (i % 13 !== 0) continue;
+    if (i % 20 !== 0) continue;
     const terms = analyze(passage.text);
     const picked = [terms[1], terms[4], terms[9], terms.at(-1)].filter((term) => term !== undefined);
     const misspelt =
@@ -100,7 +100,7 @@ describe('MiniSearch over stored postings', () => {
       corpus.articles.map((article) => article.passages.length),
     );
     const asked = questions(corpus);
-    expect(asked.length).toBeGreaterThan(80);
+    expect(asked.length).toBeGreaterThan(50);
     for (const candidate of [views(corpus, store), views(corpus, stored)]) {
       for (const question of asked) {
         for (const kind of ['passageIndex', 'articleIndex'] as const) {
