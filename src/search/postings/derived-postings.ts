@@ -1,4 +1,4 @@
-import type { PostingStore } from './posting-store.ts';
+import type { PostingStore, Postings } from './posting-store.ts';
 
 /** One field's documents holding a term, ascending, with the term's frequency in each. */
 export interface PostingRun {
@@ -6,21 +6,18 @@ export interface PostingRun {
   tfs: Uint16Array | Uint32Array;
 }
 
-/** Term `t`'s postings in the passage text (views, not copies). */
-export function passageTextRun(store: PostingStore, t: number): PostingRun {
-  const { offsets, docs, tfs } = store.passageText;
+/** Term `t`'s postings in one stored field (views, not copies). */
+function storedRun({ offsets, docs, tfs }: Postings, t: number): PostingRun {
   const from = offsets[t]!;
   const to = offsets[t + 1]!;
   return { docs: docs.subarray(from, to), tfs: tfs.subarray(from, to) };
 }
 
-/** Term `t`'s postings in the headlines (views, not copies). */
-export function articleTitleRun(store: PostingStore, t: number): PostingRun {
-  const { offsets, docs, tfs } = store.articleTitle;
-  const from = offsets[t]!;
-  const to = offsets[t + 1]!;
-  return { docs: docs.subarray(from, to), tfs: tfs.subarray(from, to) };
-}
+/** Term `t`'s postings in the passage text. */
+export const passageTextRun = (store: PostingStore, t: number) => storedRun(store.passageText, t);
+
+/** Term `t`'s postings in the headlines. */
+export const articleTitleRun = (store: PostingStore, t: number) => storedRun(store.articleTitle, t);
 
 /**
  * Term `t`'s postings in the passages' `context`: the text of the passages before and after, in the
