@@ -1,7 +1,8 @@
 // `npm run bench:reload`: what a reload costs the bot while it serves, on NewsQA + Reuters + BBC
 // (../shared/data, about 24,000 articles): the longest event-loop stall during a reload (target under
 // 50 ms), the reload time, and a start from the persisted index as a ratio of a fresh build (target
-// under 0.25). Every figure is measured in this run; ratios compare runs on the same machine.
+// under 0.25), then fresh and persisted starts at three corpus sizes in wall and CPU time. Every figure
+// is measured in this run; ratios compare runs on the same machine.
 //
 // The bot's own configuration is measured: the index on a worker thread (INDEX_THREAD=worker), the
 // cache in use. `--index-thread main` measures the index on the main thread instead, for comparison.
@@ -22,6 +23,7 @@ import { WorkerEngine } from '../src/search/index-threads/worker-engine.ts';
 import type { SearchEngine } from '../src/search/search-engine.ts';
 import { reloadMemoryReport } from './lib/reload-memory.ts';
 import { SCALE_FILES, SHARED_DATA, scaleCorpusFolder } from './lib/scale-corpus.ts';
+import { startsBySize } from './lib/start-by-size.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -286,6 +288,7 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     process.stdout.write(`${(await reloadMemoryReport(root, step, memoryMaxPassages)).join('\n')}\n`);
+    process.stdout.write(`${(await startsBySize(root, start)).join('\n')}\n`);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -5,8 +5,8 @@ import type { RetrievedPassage } from '../lib/newsqa.ts';
 export interface BenchIndex {
   /** The best `limit` passages for a natural-language question, best first. */
   search(question: string, limit: number): RetrievedPassage[] | Promise<RetrievedPassage[]>;
-  /** The index as a string to store, when the engine can save its index. */
-  serialize?(): string | Promise<string>;
+  /** The index as a string or bytes to store, when the engine can save its index. */
+  serialize?(): string | Uint8Array | Promise<string | Uint8Array>;
 }
 
 /** One search engine under test, configured one way. */
@@ -19,7 +19,7 @@ export interface EngineAdapter {
   configuration: string;
   build(corpus: Corpus): BenchIndex | Promise<BenchIndex>;
   /** Rebuilds an index from `serialize()` output, when supported. */
-  load?(corpus: Corpus, serialized: string): BenchIndex | Promise<BenchIndex>;
+  load?(corpus: Corpus, serialized: string | Uint8Array): BenchIndex | Promise<BenchIndex>;
 }
 
 /** A passage as the peer engines index it: its text plus its article's title as a second field. */

@@ -1,8 +1,8 @@
 import type { Corpus } from '../../src/corpus/article.ts';
-import type { SerializedEngine } from '../../src/search/engine.ts';
 import { Engine } from '../../src/search/engine.ts';
 import type { Period } from '../../src/search/period.ts';
 import type { BenchIndex, EngineAdapter } from './engine-adapter.ts';
+import { restoreEngine, serializeEngine } from './newsdesk.ts';
 
 /**
  * Issue 11's period, for the filtered `/ask`: four months of the Reuters archive, about a third of its
@@ -16,8 +16,7 @@ export const newsdeskFiltered: EngineAdapter = {
   packageName: 'minisearch',
   configuration: `this project, /ask with a period: engine.answer(question, { limit: 5, period: ${BENCH_PERIOD.since}..${BENCH_PERIOD.until} })`,
   build: (corpus: Corpus) => filtered(Engine.build(corpus)),
-  load: (corpus: Corpus, serialized: string) =>
-    filtered(Engine.fromJSON(corpus, JSON.parse(serialized) as SerializedEngine)),
+  load: (corpus: Corpus, serialized: string | Uint8Array) => filtered(restoreEngine(corpus, serialized)),
 };
 
 /** This project's engine asked as `/timeline` asks it: the whole timeline of the question's topic. */
@@ -26,14 +25,13 @@ export const newsdeskTimeline: EngineAdapter = {
   packageName: 'minisearch',
   configuration: 'this project, /timeline: engine.timeline(question) (up to 50 articles in date order)',
   build: (corpus: Corpus) => timeline(Engine.build(corpus)),
-  load: (corpus: Corpus, serialized: string) =>
-    timeline(Engine.fromJSON(corpus, JSON.parse(serialized) as SerializedEngine)),
+  load: (corpus: Corpus, serialized: string | Uint8Array) => timeline(restoreEngine(corpus, serialized)),
 };
 
 function filtered(engine: Engine): BenchIndex {
   return {
     search: (question, limit) => engine.answer(question, { limit, period: BENCH_PERIOD }).results,
-    serialize: () => JSON.stringify(engine.toJSON()),
+    serialize: () => serializeEngine(engine),
   };
 }
 
@@ -47,6 +45,6 @@ function timeline(engine: Engine): BenchIndex {
         return { article: entry.article, passage: located?.passage.text ?? entry.quote };
       });
     },
-    serialize: () => JSON.stringify(engine.toJSON()),
+    serialize: () => serializeEngine(engine),
   };
 }

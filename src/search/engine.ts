@@ -1,9 +1,5 @@
-import MiniSearch, {
-  type AsPlainObject,
-  type Options,
-  type SearchOptions,
-  type SearchResult,
-} from 'minisearch';
+import type MiniSearch from 'minisearch';
+import type { Options, SearchOptions, SearchResult } from 'minisearch';
 import type { Article, ArticleMeta, Corpus } from '../corpus/article.ts';
 import { TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
@@ -15,6 +11,9 @@ import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } 
 import { confidenceFeatures, type MatchEvidence } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { inPeriod, type Period } from './period.ts';
+import { indexViews } from './postings/minisearch-view.ts';
+import { PostingBuilder } from './postings/posting-builder.ts';
+import { PassageFrequencies, type PostingStore } from './postings/posting-store.ts';
 import { termLayout } from './proximity.ts';
 import { pickQuote, sentenceWeight } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
@@ -58,11 +57,10 @@ export { MAX_LIMIT } from './search-engine.ts';
  */
 export const ANALYSIS_VERSION = 5;
 
-const joinTerms = (text: string) => analyze(text).join(' ');
 const splitTerms = (text: string) => (text === '' ? [] : text.split(' '));
 
-// Both indexes receive terms the analyser has produced already (documents are analysed once, and the
-// terms counted for weighting on the way), so MiniSearch's own tokenizer and term processing only split.
+// Both indexes are filled from postings of terms the analyser has produced already (`postings/`), so
+// MiniSearch's own tokenizer and term processing only split the question's terms.
 const PASSAGE_INDEX: Options<IndexedDoc> = {
   fields: ['text', 'context'],
   storeFields: [],
@@ -70,16 +68,6 @@ const PASSAGE_INDEX: Options<IndexedDoc> = {
   processTerm: (term) => term,
 };
 const ARTICLE_INDEX: Options<IndexedDoc> = { ...PASSAGE_INDEX, fields: ['text', 'title'] };
-
-/** The index state of an engine, to persist and restore it without rebuilding. */
-export interface SerializedEngine {
-  analysisVersion: number;
-  corpusVersion: string;
-  passages: AsPlainObject;
-  articles: AsPlainObject;
-  /** `[term, number of passages holding it]`. */
-  documentFrequency: [string, number][];
-}
 
 export interface BuildOptions {
   /**
@@ -163,9 +151,11 @@ export class Engine extends SearchEngine {
    */
   static readonly settingsFingerprint = `analysis-${ANALYSIS_VERSION}`;
 
+  /** What both indexes are made of; persisted by the index cache. */
+  readonly postings: PostingStore;
   private readonly passageIndex: MiniSearch<IndexedDoc>;
   private readonly articleIndex: MiniSearch<IndexedDoc>;
-  private readonly documentFrequency: Map<string, number>;
+  private readonly documentFrequency: PassageFrequencies;
   private readonly ranking: RankingWeights;
   private readonly model: RankingModel;
   private readonly answers = new AnswerCache();
@@ -174,18 +164,22 @@ export class Engine extends SearchEngine {
 
   private constructor(
     corpus: Corpus,
-    passageIndex: MiniSearch<IndexedDoc>,
-    articleIndex: MiniSearch<IndexedDoc>,
-    documentFrequency: Map<string, number>,
+    postings: PostingStore,
     lookup: CorpusLookup,
     ranking: RankingWeights = RANKING,
     model: RankingModel = RANKING_MODEL,
   ) {
     super(corpus, lookup);
     prepareEntities();
-    this.passageIndex = passageIndex;
-    this.articleIndex = articleIndex;
-    this.documentFrequency = documentFrequency;
+    this.postings = postings;
+    const ids = {
+      passages: corpus.articles.flatMap((article) => article.passages.map((passage) => passage.id)),
+      articles: corpus.articles.map((article) => article.id),
+    };
+    const views = indexViews(postings, ids, { passages: PASSAGE_INDEX, articles: ARTICLE_INDEX });
+    this.passageIndex = views.passageIndex;
+    this.articleIndex = views.articleIndex;
+    this.documentFrequency = new PassageFrequencies(postings);
     this.ranking = ranking;
     this.model = model;
   }
@@ -219,45 +213,15 @@ export class Engine extends SearchEngine {
   }
 
   private static fromBuilder(corpus: Corpus, builder: IndexBuilder, options: BuildOptions): Engine {
-    return new Engine(
-      corpus,
-      builder.passageIndex,
-      builder.articleIndex,
-      builder.documentFrequency,
-      builder.lookup,
-      options.ranking,
-      options.model,
-    );
+    return new Engine(corpus, builder.postings.finish(), builder.lookup, options.ranking, options.model);
   }
 
-  /** Restores an engine from `toJSON()` output made for the same corpus. Throws if they do not match. */
-  static fromJSON(corpus: Corpus, json: SerializedEngine, options: BuildOptions = {}): Engine {
-    Engine.checkSerialized(corpus, json);
-    return new Engine(
-      corpus,
-      MiniSearch.loadJS(json.passages, PASSAGE_INDEX),
-      MiniSearch.loadJS(json.articles, ARTICLE_INDEX),
-      new Map(json.documentFrequency),
-      CorpusLookup.of(corpus),
-      options.ranking,
-      options.model,
-    );
-  }
-
-  private static checkSerialized(corpus: Corpus, json: SerializedEngine): void {
-    if (json.analysisVersion !== ANALYSIS_VERSION || json.corpusVersion !== corpus.version) {
-      throw new Error('Engine: the persisted index was built for another corpus or analysis version');
-    }
-  }
-
-  toJSON(): SerializedEngine {
-    return {
-      analysisVersion: ANALYSIS_VERSION,
-      corpusVersion: this.corpus.version,
-      passages: this.passageIndex.toJSON(),
-      articles: this.articleIndex.toJSON(),
-      documentFrequency: [...this.documentFrequency],
-    };
+  /**
+   * Restores an engine from the `postings` of one built for the same corpus with the same analysis (the
+   * index cache checks both before it calls this).
+   */
+  static fromPostings(corpus: Corpus, postings: PostingStore, options: BuildOptions = {}): Engine {
+    return new Engine(corpus, postings, CorpusLookup.of(corpus), options.ranking, options.model);
   }
 
   /** How rare a term is among passages (BM25's idf); a term the corpus lacks is as rare as can be. */
@@ -644,26 +608,17 @@ export class Engine extends SearchEngine {
   }
 }
 
-/** Analyses articles one by one, counting passage frequencies for weighting as it goes. */
+/** Analyses articles one by one into postings. */
 class IndexBuilder {
-  readonly passageIndex = new MiniSearch<IndexedDoc>(PASSAGE_INDEX);
-  readonly articleIndex = new MiniSearch<IndexedDoc>(ARTICLE_INDEX);
-  readonly documentFrequency = new Map<string, number>();
+  readonly postings = new PostingBuilder();
   readonly lookup = new CorpusLookup();
 
   add(article: Article): void {
     this.lookup.add(article);
-    const title = joinTerms(article.title);
-    const articleText = article.passages.map((passage) => joinTerms(passage.text));
-    for (const [i, passage] of article.passages.entries()) {
-      const text = articleText[i]!;
-      for (const term of new Set(splitTerms(text))) {
-        this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
-      }
-      const context = `${articleText[i - 1] ?? ''} ${articleText[i + 1] ?? ''}`.trim();
-      this.passageIndex.add({ id: passage.id, text, context });
-    }
-    this.articleIndex.add({ id: article.id, text: articleText.join(' '), title });
+    this.postings.add(
+      analyze(article.title),
+      article.passages.map((passage) => analyze(passage.text)),
+    );
   }
 }
 

@@ -98,7 +98,7 @@ function serve(engine: Engine): void {
                   id: request.id,
                   ok: true,
                   articleIds: engine[request.method](request.question, request.limit).map((a) => a.id),
-              };
+                };
     } catch (error) {
       reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -103,18 +104,14 @@ describe('startEngine with the index cache', () => {
     expect((await startEngine({ corpusPath: folder, cache })).from).toBe('cache');
   });
 
-  it('refuses a cache file whose content was rewritten (document ids) or emptied, by its checksum', async () => {
+  it('refuses a cache file whose content was rewritten or emptied, by its checksum', async () => {
     const cold = await startEngine({ corpusPath: folder, cache });
     const file = cache.fileFor(cold.engine.version);
-    const original = await readFile(file, 'utf8');
-    const newline = original.lastIndexOf('\n');
-    const engineJson = JSON.parse(original.slice(0, newline)) as {
-      passages: { documentIds: Record<string, string> };
-    };
-    const ids = engineJson.passages.documentIds;
-    const [first, second] = Object.keys(ids);
-    [ids[first!], ids[second!]] = [ids[second!]!, ids[first!]!];
-    await writeFile(file, `${JSON.stringify(engineJson)}${original.slice(newline)}`);
+    const original = await readFile(file);
+    const newline = original.lastIndexOf(0x0a);
+    const rewritten = Buffer.from(original);
+    rewritten[Math.floor(newline / 2)]! ^= 0xff;
+    await writeFile(file, rewritten);
     const swapped = await startEngine({ corpusPath: folder, cache });
     expect(swapped).toMatchObject({
       from: 'built',
@@ -124,18 +121,44 @@ describe('startEngine with the index cache', () => {
       cold.engine.answer(QUESTION).results[0]?.citation,
     );
 
-    await writeFile(file, `{}${original.slice(newline)}`);
+    await writeFile(file, original.subarray(newline));
     expect((await startEngine({ corpusPath: folder, cache })).lookup).toMatchObject({ status: 'corrupt' });
+  });
+
+  it('refuses postings naming a passage the corpus lacks, even under a checksum that matches them', async () => {
+    const cold = await startEngine({ corpusPath: folder, cache });
+    const file = cache.fileFor(cold.engine.version);
+    const original = await readFile(file);
+    const newline = original.lastIndexOf(0x0a);
+    const body = Buffer.from(original.subarray(0, newline));
+    // Past the header, the vocabulary and the term offsets: the first posting's passage number.
+    const section = (at: number) => at + 4 + Math.ceil(body.readUInt32LE(at) / 4) * 4;
+    const docs = section(section(8));
+    body.writeUInt32LE(0xffff_ffff, docs + 4);
+    const trailer = JSON.parse(original.subarray(newline + 1).toString('utf8')) as { checksum: string };
+    trailer.checksum = createHash('sha256').update(`${cold.engine.version}\u0000`).update(body).digest('hex');
+    await writeFile(file, Buffer.concat([body, Buffer.from(`\n${JSON.stringify(trailer)}`)]));
+    const started = await startEngine({ corpusPath: folder, cache });
+    expect(started).toMatchObject({
+      from: 'built',
+      lookup: { status: 'corrupt', reason: expect.stringContaining('out of order') },
+    });
+    expect(started.engine.answer(QUESTION).results[0]?.citation).toBe(
+      cold.engine.answer(QUESTION).results[0]?.citation,
+    );
   });
 
   it('refuses a cache file made for another corpus version, even with a checksum that matches it', async () => {
     const cold = await startEngine({ corpusPath: folder, cache });
     const file = cache.fileFor(cold.engine.version);
-    const original = await readFile(file, 'utf8');
-    const newline = original.lastIndexOf('\n');
-    const trailer = JSON.parse(original.slice(newline + 1)) as { corpusVersion: string };
+    const original = await readFile(file);
+    const newline = original.lastIndexOf(0x0a);
+    const trailer = JSON.parse(original.subarray(newline + 1).toString('utf8')) as { corpusVersion: string };
     trailer.corpusVersion = 'somethingelse';
-    await writeFile(file, `${original.slice(0, newline + 1)}${JSON.stringify(trailer)}`);
+    await writeFile(
+      file,
+      Buffer.concat([original.subarray(0, newline + 1), Buffer.from(JSON.stringify(trailer))]),
+    );
     const started = await startEngine({ corpusPath: folder, cache });
     expect(started.lookup).toMatchObject({
       status: 'corrupt',

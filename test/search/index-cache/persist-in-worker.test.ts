@@ -15,7 +15,10 @@ beforeEach(async () => {
 afterEach(() => cleanup());
 
 describe('persistInWorker', () => {
-  it('persists the index of the corpus on disk from a worker thread, so the next start is from the cache', async () => {
+  // Two starts and a worker thread that loads the TypeScript sources: slow on a loaded machine.
+  it('persists the index of the corpus on disk from a worker thread, so the next start is from the cache', {
+    timeout: 90_000,
+  }, async () => {
     const cache = new IndexCache({ dir: path.join(root, 'cache') });
     await startEngine({ corpusPath: folder, cache });
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);

@@ -1,0 +1,298 @@
+import MiniSearch, { type Options } from 'minisearch';
+import {
+  articleTextRun,
+  articleTitleRun,
+  type PostingRun,
+  passageContextRun,
+  passageTextRun,
+} from './derived-postings.ts';
+import type { PostingStore } from './posting-store.ts';
+
+/**
+ * One field's postings of one term, as MiniSearch reads them while scoring (`size`, `keys()` and
+ * `get(doc)` in key order): two typed arrays instead of a `Map` of boxed entries.
+ */
+class PostingList {
+  readonly #docs: Uint32Array;
+  readonly #tfs: Uint16Array | Uint32Array;
+  /** Where the next `get` most likely looks: MiniSearch asks for the documents in order. */
+  #next = 0;
+
+  constructor({ docs, tfs }: PostingRun) {
+    this.#docs = docs;
+    this.#tfs = tfs;
+  }
+
+  get size(): number {
+    return this.#docs.length;
+  }
+
+  keys(): IterableIterator<number> {
+    return this.#docs.values();
+  }
+
+  get(doc: number): number | undefined {
+    const docs = this.#docs;
+    let at = this.#next;
+    if (docs[at] !== doc) {
+      let low = 0;
+      let high = docs.length - 1;
+      at = -1;
+      while (low <= high) {
+        const middle = (low + high) >>> 1;
+        const value = docs[middle]!;
+        if (value === doc) {
+          at = middle;
+          break;
+        }
+        if (value < doc) low = middle + 1;
+        else high = middle - 1;
+      }
+      if (at < 0) return undefined;
+    }
+    this.#next = at + 1;
+    return this.#tfs[at];
+  }
+
+  has(doc: number): boolean {
+    return this.get(doc) !== undefined;
+  }
+
+  *entries(): IterableIterator<[number, number]> {
+    for (let i = 0; i < this.#docs.length; i++) yield [this.#docs[i]!, this.#tfs[i]!];
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, number]> {
+    return this.entries();
+  }
+}
+
+/**
+ * A term's entry in a MiniSearch index: its postings by field number, made from the store the first
+ * time the term is searched, then kept.
+ */
+class TermPostings {
+  readonly #lists: (PostingList | null | undefined)[] = [];
+
+  constructor(
+    private readonly runs: readonly ((t: number) => PostingRun)[],
+    private readonly term: number,
+  ) {}
+
+  get(field: number): PostingList | undefined {
+    let list = this.#lists[field];
+    if (list === undefined) {
+      const run = this.runs[field]?.(this.term);
+      list = run && run.docs.length > 0 ? new PostingList(run) : null;
+      this.#lists[field] = list;
+    }
+    return list ?? undefined;
+  }
+}
+
+/** What of MiniSearch's state a view fills in; MiniSearch 7.2 keeps it in these fields. */
+interface MiniSearchState {
+  _index: object;
+  _documentCount: number;
+  _nextId: number;
+  _documentIds: unknown;
+  _idToShortId: unknown;
+  _fieldLength: unknown;
+  _avgFieldLength: number[];
+}
+
+/** A node of MiniSearch's radix tree: edges by label, and its value under the empty label. */
+type RadixNode = Map<string, RadixNode | TermPostings>;
+
+/**
+ * The radix tree MiniSearch's `SearchableMap` would grow by inserting `keys` one by one (a leaf under
+ * the empty label, edges labelled with the longest prefixes their keys share), made in one pass over
+ * the keys in ascending order.
+ */
+function radixTree(
+  keys: readonly string[],
+  value: (i: number) => TermPostings,
+  from = 0,
+  to = keys.length,
+  depth = 0,
+): RadixNode {
+  const node: RadixNode = new Map();
+  let i = from;
+  if (i < to && keys[i]!.length === depth) node.set('', value(i++));
+  while (i < to) {
+    const first = keys[i]!;
+    const head = first.charCodeAt(depth);
+    let j = i + 1;
+    while (j < to && keys[j]!.charCodeAt(depth) === head) j++;
+    // Sorted keys: what the first and the last of the group share, all of it shares.
+    const last = keys[j - 1]!;
+    const limit = Math.min(first.length, last.length);
+    let end = depth + 1;
+    while (end < limit && first.charCodeAt(end) === last.charCodeAt(end)) end++;
+    node.set(first.slice(depth, end), radixTree(keys, value, i, j, end));
+    i = j;
+  }
+  return node;
+}
+
+/** Document short ids to ids, as MiniSearch reads them (`has`, `get`), over an array. */
+class DocumentIds {
+  constructor(private readonly ids: readonly string[]) {}
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(doc: number): boolean {
+    return doc < this.ids.length;
+  }
+
+  get(doc: number): string | undefined {
+    return this.ids[doc];
+  }
+
+  *[Symbol.iterator](): IterableIterator<[number, string]> {
+    yield* this.ids.entries();
+  }
+}
+
+/** Ids to document short ids, made only if asked for: searching never does. */
+class ShortIds {
+  #map: Map<string, number> | undefined;
+
+  constructor(private readonly ids: readonly string[]) {}
+
+  get #byId(): Map<string, number> {
+    this.#map ??= new Map(this.ids.map((id, i) => [id, i]));
+    return this.#map;
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
+  get(id: string): number | undefined {
+    return this.#byId.get(id);
+  }
+}
+
+/**
+ * Each document's field lengths, as MiniSearch reads them (`get(doc)[field]`, read at once), over one
+ * array per field: no array per document.
+ */
+class FieldLengths {
+  readonly #read: number[];
+
+  constructor(private readonly fields: readonly Uint32Array[]) {
+    this.#read = fields.map(() => 0);
+  }
+
+  get(doc: number): number[] | undefined {
+    if (doc >= (this.fields[0]?.length ?? 0)) return undefined;
+    for (let f = 0; f < this.fields.length; f++) this.#read[f] = this.fields[f]![doc]!;
+    return this.#read;
+  }
+}
+
+/**
+ * A MiniSearch index over `ids` (document `i` has short id `i`) with `fields` in MiniSearch's order, for
+ * the terms `terms` (ascending; term number `t` is `terms[t]`) that `holds`. It searches as one filled
+ * with `add` would (same scores), but is filled without analysing a document and holds no postings
+ * until a term is searched. MiniSearch has no public way to be given an index other than its own JSON,
+ * which would cost a parse of every posting; hence its fields are set here.
+ */
+function miniSearchOver<T>(
+  options: Options<T>,
+  ids: readonly string[],
+  fields: readonly Field[],
+  terms: readonly string[],
+  holds: (t: number) => boolean,
+): MiniSearch<T> {
+  const lengths = fields.map((field) => field.lengths);
+  const runs = fields.map((field) => field.run);
+  const index = new MiniSearch<T>(options);
+  const state = index as unknown as MiniSearchState;
+  const SearchableMap = state._index?.constructor as (new (tree: RadixNode) => object) | undefined;
+  if (
+    typeof SearchableMap !== 'function' ||
+    !(state._documentIds instanceof Map) ||
+    !(state._fieldLength instanceof Map) ||
+    !Array.isArray(state._avgFieldLength)
+  ) {
+    throw new Error('minisearch-view: this MiniSearch version keeps its index differently (7.2 expected)');
+  }
+  state._documentCount = ids.length;
+  state._nextId = ids.length;
+  state._documentIds = new DocumentIds(ids);
+  state._idToShortId = new ShortIds(ids);
+  state._fieldLength = new FieldLengths(lengths);
+  // The running mean, as MiniSearch computes it while adding: the same floating-point result.
+  state._avgFieldLength = lengths.map((field) => {
+    let mean = 0;
+    for (let i = 0; i < field.length; i++) mean = (mean * i + field[i]!) / (i + 1);
+    return mean;
+  });
+  const held: number[] = [];
+  for (let t = 0; t < terms.length; t++) if (holds(t)) held.push(t);
+  const tree = radixTree(
+    held.map((t) => terms[t]!),
+    (i) => new TermPostings(runs, held[i]!),
+  );
+  state._index = new SearchableMap(tree);
+  return index;
+}
+
+/** The two MiniSearch indexes of an engine, over a corpus's passages and articles. */
+export interface IndexViews<P, A> {
+  passageIndex: MiniSearch<P>;
+  articleIndex: MiniSearch<A>;
+}
+
+type Field = { lengths: Uint32Array; run: (t: number) => PostingRun };
+
+/** Field `name` of `fields`, in the order of `options.fields` (MiniSearch numbers fields so). */
+function inOrder(options: Options<unknown>, fields: Record<string, Field>): Field[] {
+  return options.fields.map((name) => {
+    const field = fields[name];
+    if (!field) throw new Error(`minisearch-view: no postings for the field "${name}"`);
+    return field;
+  });
+}
+
+/**
+ * The passage index (fields `text`, `context`) and the article index (`text`, `title`) over `store`,
+ * for the corpus whose passage and article ids, in order, are given.
+ */
+export function indexViews<P, A>(
+  store: PostingStore,
+  ids: { passages: readonly string[]; articles: readonly string[] },
+  options: { passages: Options<P>; articles: Options<A> },
+): IndexViews<P, A> {
+  const { lengths } = store;
+  const { offsets: textOffsets } = store.passageText;
+  const { offsets: titleOffsets } = store.articleTitle;
+  const inText = (t: number) => textOffsets[t + 1]! > textOffsets[t]!;
+  const inTitle = (t: number) => titleOffsets[t + 1]! > titleOffsets[t]!;
+  const passageFields = inOrder(options.passages as Options<unknown>, {
+    text: { lengths: lengths.passageText, run: (t) => passageTextRun(store, t) },
+    context: { lengths: lengths.passageContext, run: (t) => passageContextRun(store, t) },
+  });
+  const articleFields = inOrder(options.articles as Options<unknown>, {
+    text: { lengths: lengths.articleText, run: (t) => articleTextRun(store, t) },
+    title: { lengths: lengths.articleTitle, run: (t) => articleTitleRun(store, t) },
+  });
+  return {
+    passageIndex: miniSearchOver(options.passages, ids.passages, passageFields, store.terms, inText),
+    articleIndex: miniSearchOver(
+      options.articles,
+      ids.articles,
+      articleFields,
+      store.terms,
+      (t) => inText(t) || inTitle(t),
+    ),
+  };
+}
