@@ -5,7 +5,7 @@ import MiniSearch, {
   type SearchResult,
 } from 'minisearch';
 import type { Article, Corpus } from '../corpus/article.ts';
-import { TimeSlicer } from '../event-loop.ts';
+import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { analyze, type Token, tokenize } from './analyze.ts';
@@ -280,18 +280,32 @@ export class Engine extends SearchEngine {
    * empty `results` means the corpus does not cover the question.
    */
   answer(question: string, options: AnswerOptions = {}): Answer {
+    return finish(this.answerSteps(question, options));
+  }
+
+  /**
+   * `answer` in slices of a few milliseconds, the event loop free between them. An engine on the bot's
+   * own thread (INDEX_THREAD=main) searches this way, so that a slow search (a question matching
+   * thousands of passages of one article) holds neither gateway heartbeats, nor `/healthz`, nor the
+   * timers that acknowledge an interaction before Discord's 3 seconds are up.
+   */
+  override answerAsync(question: string, options: AnswerOptions = {}): Promise<Answer> {
+    return finishInSlices(this.answerSteps(question, options));
+  }
+
+  private *answerSteps(question: string, options: AnswerOptions): Steps<Answer> {
     const limit = clamp(options.limit ?? 3, 1, MAX_LIMIT);
     const offset = clamp(options.offset ?? 0, 0, 1000);
     const scope: Scope = { articleId: options.articleId, period: options.period };
     const key = JSON.stringify([question, limit, offset, options.articleId ?? null, options.period ?? null]);
     const cached = this.answers.get(key);
     if (cached) return cached;
-    const answer = this.findAnswer(question, limit, offset, scope);
+    const answer = yield* this.findAnswer(question, limit, offset, scope);
     this.answers.set(key, answer);
     return answer;
   }
 
-  private findAnswer(question: string, limit: number, offset: number, scope: Scope): Answer {
+  private *findAnswer(question: string, limit: number, offset: number, scope: Scope): Steps<Answer> {
     const none: Answer = { query: question, results: [], hasMore: false };
     const raw = question.slice(0, MAX_QUESTION_CHARS);
     const terms = questionTerms(raw);
@@ -300,7 +314,7 @@ export class Engine extends SearchEngine {
     const type = answerTypeOf(raw);
     const shown = offset + limit;
     // A passage is shown when it is likely enough to answer; when none is, that is "no coverage".
-    const candidates = this.rank(raw, terms, type, scope, shown * 4).filter(
+    const candidates = (yield* this.rank(raw, terms, type, scope, shown * 4)).filter(
       (candidate) => candidate.confidence >= this.model.threshold,
     );
     if (candidates.length === 0) return none;
@@ -310,6 +324,7 @@ export class Engine extends SearchEngine {
     for (const [i, candidate] of candidates.entries()) {
       // Past the page, candidates matter only as other outlets' reports of what is shown, and those rank near it.
       if (groups.length > shown && i >= shown * 3) break;
+      yield;
       const { article, passage } = candidate.located;
       const quote = pickQuote(passage.text, candidate.matchedTerms, type, isKnown);
       const facts = termSet(quote.text);
@@ -354,14 +369,14 @@ export class Engine extends SearchEngine {
    * Nothing is dropped here: each candidate also gets its confidence of answering, which decides what
    * is shown. With `everyLayout`, the tokens-based features are measured for every candidate (fitting).
    */
-  private rank(
+  private *rank(
     question: string,
     terms: string[],
     type: AnswerType,
     scope: Scope,
     wanted: number,
     everyLayout = false,
-  ): Candidate[] {
+  ): Steps<Candidate[]> {
     const w = this.ranking;
     const model = this.model;
     const split = this.splitByCost(terms);
@@ -413,6 +428,7 @@ export class Engine extends SearchEngine {
     const chosen = hits.filter((hit, rank) => rank < pool || topArticles.has(articleOf(String(hit.id))));
     const candidates: Candidate[] = [];
     for (const hit of chosen) {
+      yield;
       const located = this.byCitation.get(String(hit.id));
       if (!located) continue;
       const matchedTerms = new Map(hit.terms.map((term) => [term, this.weight(term)]));
@@ -477,6 +493,7 @@ export class Engine extends SearchEngine {
     const best: number[] = [];
     for (const candidate of candidates) {
       if (!everyLayout && best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
+      yield;
       const tokens = candidate.tokens ?? tokenize(candidate.located.passage.text);
       const layout = termLayout(tokens, candidate.matchedTerms, totalWeight);
       const f = candidate.features;
@@ -548,7 +565,7 @@ export class Engine extends SearchEngine {
     const raw = question.slice(0, MAX_QUESTION_CHARS);
     const terms = questionTerms(raw);
     if (terms.length === 0) return [];
-    return this.rank(raw, terms, answerTypeOf(raw), {}, 0, true).map((candidate) => ({
+    return finish(this.rank(raw, terms, answerTypeOf(raw), {}, 0, true)).map((candidate) => ({
       citation: candidate.located.passage.id,
       article: candidate.located.article.id,
       passage: candidate.located.passage.text,

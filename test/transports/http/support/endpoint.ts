@@ -34,6 +34,10 @@ export async function startEndpoint(
   options: {
     commands?: readonly AnyCommand[];
     env?: Record<string, string>;
+    /** @default the bundled corpus */
+    corpus?: string;
+    /** The dispatcher's own deferral (see `DispatchContext.deferAfterMs`). @default 2000 */
+    deferAfterMs?: number;
     server?: Partial<
       Pick<
         InteractionServerOptions,
@@ -49,10 +53,10 @@ export async function startEndpoint(
     ...options.env,
   });
   const logger = memoryLogger();
-  // As `npm run start:http` opens it: the index on a worker thread.
+  // As `npm run start:http` opens it: the index on a worker thread unless `env` says INDEX_THREAD=main.
   // Its start-up line goes elsewhere: `logger` holds what the endpoint logs.
   const { library, lifecycle } = await openLibrary({
-    config: { ...config, CORPUS_PATH: 'corpus' },
+    config: { ...config, CORPUS_PATH: options.corpus ?? 'corpus' },
     logger: memoryLogger(),
   });
   const server = createInteractionServer({
@@ -66,6 +70,7 @@ export async function startEndpoint(
       config,
       logger,
       commands: options.commands ?? commands,
+      ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
     }),
   });
   const base = await listen(server);
