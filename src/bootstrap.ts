@@ -41,6 +41,8 @@ export async function bootstrap(options: {
   rateLimited?: boolean;
   /** Where answers to watched questions are posted; without one they are kept but not posted. */
   poster?: ChannelPoster;
+  /** See `startLifecycle`'s `announce`: how a reload by signal went, for the operator (the console). */
+  announce?: (line: string) => void;
 }): Promise<Bootstrapped> {
   const { config, logger, progress } = options;
   const { library, lifecycle } = await openLibrary({ config, logger, progress });
@@ -78,6 +80,7 @@ export async function bootstrap(options: {
         feeds,
         config,
         logger,
+        announce: options.announce,
         ...(client ? { client } : {}),
       });
       return running;

@@ -25,6 +25,8 @@ runMain('could not start', async () => {
     logger,
     progress,
     rateLimited: !interactive,
+    // At the console, the log line of a reload by SIGHUP is hidden: one plain line says how it went.
+    ...(interactive ? { announce: (line: string) => process.stderr.write(`newsdesk: ${line}\n`) } : {}),
     poster: config.DISCORD_TOKEN
       ? restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN })
       : consolePoster(process.stdout),

@@ -85,7 +85,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     expect(stderr).toMatch(/^newsdesk: ready: 3 articles, \d+ passages, index built, in [\d.]+ s$/m);
   });
 
-  it('npm start runs node itself and writes PID_FILE: kill -HUP on that pid reloads the corpus', async () => {
+  it('npm start runs node itself and writes PID_FILE: kill -HUP on that pid reloads the corpus, and the console says how it went', async () => {
     const { root, corpus, cleanup } = await copyOfBundledCorpus();
     const pidFile = path.join(root, 'newsdesk.pid');
     const child = spawn('npm', ['start', '--silent'], {
@@ -101,8 +101,12 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
     });
     try {
       await vi.waitFor(() => readFile(pidFile, 'utf8'), { timeout: 60_000, interval: 200 });
@@ -122,6 +126,19 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
           expect(stdout).toContain('Sources: 4 articles');
         },
         { timeout: 30_000, interval: 500 },
+      );
+      // The console's log shows warnings only: the operator who sent the signal is told how it went.
+      expect(stderr).toMatch(/^newsdesk: corpus reload \(SIGHUP\): 1 added, 0 removed, 0 changed; /m);
+      await writeFile(path.join(corpus, 'broken.md'), '');
+      process.kill(pid, 'SIGHUP');
+      await vi.waitFor(
+        () => {
+          expect(stderr).toContain(
+            'newsdesk: corpus reload (SIGHUP): corpus refused (1 problem); still serving',
+          );
+          expect(stderr).toContain(`\n  ${path.join(corpus, 'broken.md')}:1: `);
+        },
+        { timeout: 30_000, interval: 200 },
       );
       child.stdin.end('/quit\n');
       await once(child, 'exit');
