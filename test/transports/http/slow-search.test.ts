@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { member } from '../../e2e/harness.ts';
-import { chatInput } from '../../support/stand-in-discord/interactions.ts';
+import { autocomplete, chatInput } from '../../support/stand-in-discord/interactions.ts';
 import { articleText, copyOfBundledCorpus } from '../../support/temp-corpus.ts';
 import { startEndpoint, type TestEndpoint } from './support/endpoint.ts';
 import { send } from './support/http-client.ts';
@@ -83,5 +83,13 @@ describe('GIVEN the index on the serving thread (INDEX_THREAD=main) and a questi
       path: expect.stringContaining(`/webhooks/`),
     });
     expect(JSON.stringify(answer?.body)).toContain('teteghem-mayor-threatened-with-gun#');
+  }, 60_000);
+
+  it('THEN a citation autocomplete that searches as slowly is answered at its deadline, with no choices', async () => {
+    const raw = autocomplete('cite', { id: 'threatened the mayor of Teteghem' }, 'id', member);
+    const body = JSON.stringify(raw);
+    const reply = await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body });
+    // A search holding the thread would have answered with choices, too late for Discord to show them.
+    expect(JSON.parse(reply.text)).toEqual({ type: 8, data: { choices: [] } });
   }, 60_000);
 });
