@@ -60,13 +60,13 @@ describe.each(QUESTION_SETS)('question set %s', (name) => {
 });
 
 describe('set sizes', () => {
-  it('holds at least 25 seed, 60 BBC/Reuters and 110 off-topic questions', () => {
-    expect(sets.get('seed')!.filter((record) => record.article !== null).length).toBeGreaterThanOrEqual(25);
+  it('holds at least 60 seed, 150 BBC/Reuters and 180 off-topic questions', () => {
+    expect(sets.get('seed')!.filter((record) => record.article !== null).length).toBeGreaterThanOrEqual(60);
     expect(
       sets.get('bbc-reuters')!.filter((record) => record.article !== null).length,
-    ).toBeGreaterThanOrEqual(60);
+    ).toBeGreaterThanOrEqual(150);
     const offTopic = sets.get('off-topic')!;
-    expect(offTopic.length).toBeGreaterThanOrEqual(110);
+    expect(offTopic.length).toBeGreaterThanOrEqual(180);
     expect(offTopic.every((record) => record.article === null && record.answer === null)).toBe(true);
   });
 
