@@ -32,8 +32,8 @@ export default {
     }
     return renderPassageInContext(found, `Passage ${code(found.passages[found.focus]!.id)}:`);
   },
-  autocomplete(ctx, focused) {
-    return ctx.library.engine.suggestCitations(focused.value, 25).map(({ citation, preview }) => ({
+  async autocomplete(ctx, focused) {
+    return (await ctx.library.engine.suggestCitations(focused.value, 25)).map(({ citation, preview }) => ({
       name: `${citation} — ${preview.replace(/\s+/g, ' ')}`,
       value: citation,
     }));

@@ -44,6 +44,10 @@ export async function bootstrap(options: {
   poster?: ChannelPoster;
   /** The commands to offer. @default every command in `commands/index.ts` */
   commands?: readonly AnyCommand[];
+  /** See `startLifecycle`'s `announce`: how a reload by signal went, for the operator (the console). */
+  announce?: (line: string) => void;
+  /** See `DispatchContext.deferAfterMs`. @default 2000 */
+  deferAfterMs?: number;
 }): Promise<Bootstrapped> {
   const { config, logger, progress } = options;
   const { library, lifecycle } = await openLibrary({ config, logger, progress });
@@ -67,6 +71,7 @@ export async function bootstrap(options: {
     peerStatuses: async () => running?.shards?.statuses(),
     rateLimited: options.rateLimited,
     community: records.community,
+    ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   return {
@@ -81,6 +86,7 @@ export async function bootstrap(options: {
         feeds,
         config,
         logger,
+        announce: options.announce,
         ...(client ? { client } : {}),
       });
       return running;

@@ -32,3 +32,24 @@ export class TimeSlicer {
     this.sliceStart = performance.now();
   }
 }
+
+/**
+ * Work written once as a generator that yields between small steps, run either way: `finish` runs it
+ * through on the spot, `finishInSlices` gives the event loop its turn whenever a slice has run its time.
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+export function finish<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export async function finishInSlices<T>(steps: Steps<T>, slicer = new TimeSlicer()): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await slicer.pause();
+  }
+}

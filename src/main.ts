@@ -2,7 +2,7 @@ import { bootstrap, runMain } from './bootstrap.ts';
 import { startProgress } from './cli/start-progress.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logging/logger.ts';
-import { enforceStopDeadline } from './stop-deadline.ts';
+import { stopOnSignals } from './stop-deadline.ts';
 import { runConsole } from './transports/console/console.ts';
 import { consolePoster } from './transports/console/console-poster.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
@@ -25,6 +25,8 @@ runMain('could not start', async () => {
     logger,
     progress,
     rateLimited: !interactive,
+    // At the console, the log line of a reload by SIGHUP is hidden: one plain line says how it went.
+    ...(interactive ? { announce: (line: string) => process.stderr.write(`newsdesk: ${line}\n`) } : {}),
     poster: config.DISCORD_TOKEN
       ? restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN })
       : consolePoster(process.stdout),
@@ -32,7 +34,11 @@ runMain('could not start', async () => {
 
   if (!config.DISCORD_TOKEN) {
     const running = await app.startLifecycle();
-    await runConsole({ ctx: app.ctx, input: process.stdin, output: process.stdout });
+    // A stop signal ends the console as /quit does: the line being answered finishes (or the deadline
+    // passes), then everything stops and the pid file is removed.
+    const stopping = new AbortController();
+    stopOnSignals(logger, () => stopping.abort());
+    await runConsole({ ctx: app.ctx, input: process.stdin, output: process.stdout, signal: stopping.signal });
     running.stop();
     app.records.stop();
     return 0;
@@ -46,17 +52,13 @@ runMain('could not start', async () => {
   // The ShardingManager runs this file per shard: the client tells the lifecycle it is one.
   const running = await app.startLifecycle(bot.client);
   await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      logger.info('shutting down', { signal });
-      enforceStopDeadline(signal, logger);
+    stopOnSignals(logger, () => {
       running.stop();
       void bot.stop().then(() => {
         app.records.stop();
         resolve();
       });
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    });
   });
   return 0;
 });

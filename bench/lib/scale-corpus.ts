@@ -10,8 +10,10 @@ export const SCALE_FILES = ['newsqa/articles.jsonl', 'reuters/reuters21578.jsonl
 
 /**
  * NewsQA + Reuters + BBC as one corpus folder, the way the bot reads CORPUS_PATH: `corpus/` in `root`
- * (a new temporary folder unless given), holding copies of the three files (27 MB; the loader refuses
- * links to files outside the folder), numbered so that they load in this order. Returns the folder.
+ * (a new temporary folder unless given), holding copies of the three files (28 MB), numbered so that
+ * they load in this order. Copies, not links: the loader refuses links leading out of the corpus
+ * folder (issue 14), which had left `bench:reload` and `bench:http` failing at their first start.
+ * Returns the folder.
  */
 export async function scaleCorpusFolder(root?: string): Promise<string> {
   const folder = join(root ?? (await mkdtemp(join(tmpdir(), 'newsdesk-bench-'))), 'corpus');

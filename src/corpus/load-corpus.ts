@@ -50,7 +50,12 @@ export const READ_TIME_LIMIT_MS = 30_000;
  * FIFO blocks until a writer comes, and a blocked read holds even process exit), a folder is refused,
  * and inside a corpus folder a link must point inside that folder.
  */
-async function readRegularFile(path: string, name: string, folder: string | undefined): Promise<Uint8Array> {
+async function readRegularFile(
+  path: string,
+  name: string,
+  folder: string | undefined,
+  timeLimitMs: number,
+): Promise<Uint8Array> {
   const refuse = (message: string) => new CorpusError([{ file: name, line: 1, message }]);
   const checkType = (info: Stats) => {
     if (info.isDirectory()) throw refuse('is a folder, not an article file');
@@ -70,14 +75,14 @@ async function readRegularFile(path: string, name: string, folder: string | unde
     const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       checkType(await handle.stat());
-      return await handle.readFile({ signal: AbortSignal.timeout(READ_TIME_LIMIT_MS) });
+      return await handle.readFile({ signal: AbortSignal.timeout(timeLimitMs) });
     } finally {
       await handle.close();
     }
   } catch (error) {
     if (error instanceof CorpusError) throw error;
     if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
-      throw refuse(`could not be read within ${READ_TIME_LIMIT_MS / 1000} s`);
+      throw refuse(`could not be read within ${timeLimitMs / 1000} s`);
     }
     throw refuse(`could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
@@ -90,15 +95,23 @@ async function readSource(
   path: string,
   name: string,
   folder: string | undefined,
-  onProgress?: ReadProgress,
+  options: LoadOptions,
 ): Promise<Article[]> {
-  const bytes = await readRegularFile(path, name, folder);
+  const { onProgress } = options;
+  const bytes = await readRegularFile(path, name, folder, options.readTimeLimitMs ?? READ_TIME_LIMIT_MS);
   const format = formatOf(name);
   if (format?.kind === 'article' && format.decode) return [parseArticleFile(name, format.decode(bytes))];
   const lines = await decodeLines(name, bytes);
   return format?.kind === 'bulk'
     ? await format.parse(name, lines, onProgress)
     : [parseArticleFile(name, lines.join('\n'))];
+}
+
+/** Options of {@link loadCorpus}. */
+export interface LoadOptions {
+  onProgress?: ReadProgress | undefined;
+  /** How long one file may take to read. @default READ_TIME_LIMIT_MS */
+  readTimeLimitMs?: number;
 }
 
 /**
@@ -114,7 +127,7 @@ export function isCorpusFile(name: string): boolean {
  * text, JSON Lines) or one such file. Throws `CorpusError` listing every problem in every file; never returns part of a
  * corpus.
  */
-export async function loadCorpus(path: string, options: { onProgress?: ReadProgress } = {}): Promise<Corpus> {
+export async function loadCorpus(path: string, options: LoadOptions = {}): Promise<Corpus> {
   const { onProgress } = options;
   let info: Awaited<ReturnType<typeof stat>>;
   try {
@@ -152,7 +165,10 @@ export async function loadCorpus(path: string, options: { onProgress?: ReadProgr
         source.path,
         source.name,
         info.isDirectory() ? path : undefined,
-        records,
+        {
+          ...options,
+          onProgress: records,
+        },
       )) {
         const first = seen.get(article.id);
         if (first !== undefined) {

@@ -27,7 +27,7 @@ export interface EngineView {
   timelineAsync(topic: string, options?: { period?: Period }): Promise<Timeline>;
   articlesMentioningAsync(text: string, limit?: number): Promise<Article[]>;
   suggestArticles(text: string, limit?: number): Article[];
-  suggestCitations(text: string, limit?: number): { citation: string; preview: string }[];
+  suggestCitations(text: string, limit?: number): Promise<{ citation: string; preview: string }[]>;
 }
 
 /** The part of the core's `Library` the commands use: read `engine` per request, never cache it. */

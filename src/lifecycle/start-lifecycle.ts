@@ -1,6 +1,6 @@
 import type { Client } from 'discord.js';
 import type { Config } from '../config.ts';
-import { notReadSummary } from '../corpus/load-corpus.ts';
+import { formatProblem, notReadSummary } from '../corpus/load-corpus.ts';
 import type { FeedPoller } from '../feeds/feed-poller.ts';
 import { Library } from '../library.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -104,6 +104,11 @@ interface Wiring {
   feeds?: FeedPoller | undefined;
   /** The gateway client, for the audit channel and sharding. Absent at the console and over HTTP. */
   client?: Client;
+  /**
+   * Tells the operator, in a line of plain words, how a reload they started by signal (or a folder
+   * change) went: the console, whose log shows warnings only, prints it on stderr.
+   */
+  announce?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -140,15 +145,19 @@ function pollFeeds({ feeds, client }: Wiring): () => void {
 }
 
 /** A reload on a signal or a folder change, queued behind a running one and logged with its outcome. */
-function reloadFor({ lifecycle, logger }: Wiring, trigger: 'signal' | 'watch', name: string) {
+function reloadFor({ lifecycle, logger, announce }: Wiring, trigger: 'signal' | 'watch', name: string) {
   return () => {
     void lifecycle.reload({ trigger, actor: systemActor(name), queue: true }).then((outcome) => {
       const log = outcome.status === 'reloaded' ? logger.info : logger.warn;
+      const summary = summarizeOutcome(outcome);
       log(`corpus reload (${name})`, {
         status: outcome.status,
-        summary: summarizeOutcome(outcome),
+        summary,
         ...(outcome.status === 'refused' ? { problems: outcome.problems } : {}),
       });
+      const problems =
+        outcome.status === 'refused' ? outcome.problems.map((p) => `\n  ${formatProblem(p)}`) : [];
+      announce?.(`corpus reload (${name}): ${summary}${problems.join('')}`);
     });
   };
 }

@@ -1,7 +1,7 @@
 import type MiniSearch from 'minisearch';
 import type { Options, SearchOptions, SearchResult } from 'minisearch';
 import type { Article, ArticleMeta, Corpus } from '../corpus/article.ts';
-import { TimeSlicer } from '../event-loop.ts';
+import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { analyze, type Token, tokenize } from './analyze.ts';
@@ -272,6 +272,20 @@ export class Engine extends SearchEngine {
    * empty `results` means the corpus does not cover the question.
    */
   answer(question: string, options: AnswerOptions = {}): Answer {
+    return finish(this.answerSteps(question, options));
+  }
+
+  /**
+   * `answer` in slices of a few milliseconds, the event loop free between them. An engine on the bot's
+   * own thread (INDEX_THREAD=main) searches this way, so that a slow search (a question matching
+   * thousands of passages of one article) holds neither gateway heartbeats, nor `/healthz`, nor the
+   * timers that acknowledge an interaction before Discord's 3 seconds are up.
+   */
+  override answerAsync(question: string, options: AnswerOptions = {}): Promise<Answer> {
+    return finishInSlices(this.answerSteps(question, options));
+  }
+
+  private *answerSteps(question: string, options: AnswerOptions): Steps<Answer> {
     const limit = clamp(options.limit ?? 3, 1, MAX_LIMIT);
     const offset = clamp(options.offset ?? 0, 0, 1000);
     const scope: Scope = { articleId: options.articleId, period: options.period };
@@ -288,9 +302,9 @@ export class Engine extends SearchEngine {
     if (cached) return cached;
     const raw = question.slice(0, MAX_QUESTION_CHARS);
     const answer = {
-      ...answerInTime(raw, offset, limit, scope.period, timeWords, (text, period, shown) =>
+      ...(yield* answerInTime(raw, offset, limit, scope.period, timeWords, (text, period, shown) =>
         this.reportGroups(text, shown, { ...scope, period }),
-      ),
+      )),
       query: question,
     };
     this.answers.set(key, answer);
@@ -298,12 +312,12 @@ export class Engine extends SearchEngine {
   }
 
   /** The question's answering passages as groups of reports of one fact, enough for `shown` results and one more. */
-  private reportGroups(raw: string, shown: number, scope: Scope): ReportGroup[] {
+  private *reportGroups(raw: string, shown: number, scope: Scope): Steps<ReportGroup[]> {
     const terms = questionTerms(raw);
     if (terms.length === 0) return [];
     const type = answerTypeOf(raw);
     // A passage is shown when it is likely enough to answer; when none is, that is "no coverage".
-    const candidates = this.rank(raw, terms, type, scope, shown * 4).filter(
+    const candidates = (yield* this.rank(raw, terms, type, scope, shown * 4)).filter(
       (candidate) => candidate.confidence >= this.model.threshold,
     );
     const isKnown = knownTo(terms);
@@ -311,6 +325,7 @@ export class Engine extends SearchEngine {
     for (const [i, candidate] of candidates.entries()) {
       // Past the page, candidates matter only as other outlets' reports of what is shown, and those rank near it.
       if (groups.length > shown && i >= shown * 3) break;
+      yield;
       const { article, passage } = candidate.located;
       const quote = pickQuote(passage.text, candidate.matchedTerms, type, isKnown);
       const facts = termSet(quote.text);
@@ -340,21 +355,24 @@ export class Engine extends SearchEngine {
    * Nothing is dropped here: each candidate also gets its confidence of answering, which decides what
    * is shown. With `everyLayout`, the tokens-based features are measured for every candidate (fitting).
    */
-  private rank(
+  private *rank(
     question: string,
     terms: string[],
     type: AnswerType,
     scope: Scope,
     wanted: number,
     everyLayout = false,
-  ): Candidate[] {
+  ): Steps<Candidate[]> {
     const retrieved = this.retrieve(question, terms, scope);
     if (!retrieved) return [];
     const asked = this.weigh(terms, type);
-    const candidates = this.pool(retrieved, wanted).flatMap(
-      (hit) => this.candidate(hit, retrieved, asked) ?? [],
-    );
-    this.measureLayout(candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
+    const candidates: Candidate[] = [];
+    for (const hit of this.pool(retrieved, wanted)) {
+      yield;
+      const candidate = this.candidate(hit, retrieved, asked);
+      if (candidate) candidates.push(candidate);
+    }
+    yield* this.measureLayout(candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
     for (const candidate of candidates.slice(0, everyLayout ? candidates.length : wanted)) {
       this.judge(candidate, asked);
     }
@@ -472,7 +490,7 @@ export class Engine extends SearchEngine {
    * tokenized: it is measured only for candidates that could still reach the places wanted, best
    * first; the rest keep their lower bound. Leaves the candidates sorted by score.
    */
-  private measureLayout(candidates: Candidate[], asked: Asked, wanted: number): void {
+  private *measureLayout(candidates: Candidate[], asked: Asked, wanted: number): Steps<void> {
     const { terms, totalWeight, type, isKnown } = asked;
     const model = this.model;
     candidates.sort((a, b) => b.score - a.score);
@@ -483,6 +501,7 @@ export class Engine extends SearchEngine {
     const best: number[] = [];
     for (const candidate of candidates) {
       if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
+      yield;
       const { passage } = candidate.located;
       const tokens = candidate.tokens ?? tokenize(passage.text);
       const layout = termLayout(tokens, candidate.matchedTerms, totalWeight);
@@ -529,7 +548,7 @@ export class Engine extends SearchEngine {
     const raw = question.slice(0, MAX_QUESTION_CHARS);
     const terms = questionTerms(raw);
     if (terms.length === 0) return [];
-    return this.rank(raw, terms, answerTypeOf(raw), {}, 0, true).map((candidate) => ({
+    return finish(this.rank(raw, terms, answerTypeOf(raw), {}, 0, true)).map((candidate) => ({
       citation: candidate.located.passage.id,
       article: candidate.located.article.id,
       passage: candidate.located.passage.text,
@@ -571,7 +590,9 @@ export class Engine extends SearchEngine {
     const isKnown = knownTo(terms);
     const entries: TimelineEntry[] = [];
     const listed = new Set<string>();
-    for (const candidate of this.rank(text, terms, 'other', { period: options.period }, TIMELINE_DEPTH)) {
+    for (const candidate of finish(
+      this.rank(text, terms, 'other', { period: options.period }, TIMELINE_DEPTH),
+    )) {
       if (entries.length >= TIMELINE_ARTICLES) break;
       const { article, passage } = candidate.located;
       // An article belongs when a passage is likely to be about the topic, or it has every word of it.

@@ -122,8 +122,11 @@ export abstract class SearchEngine {
       .map((entry) => entry.article);
   }
 
-  /** Citations for autocomplete: `article#n` typed directly, or passages matching the words typed. */
-  suggestCitations(text: string, limit = 25): { citation: string; preview: string }[] {
+  /**
+   * Citations for autocomplete: `article#n` typed directly, or passages matching the words typed. Asks
+   * the index with `answerAsync`, so a slow search leaves this thread free as a question's does.
+   */
+  async suggestCitations(text: string, limit = 25): Promise<{ citation: string; preview: string }[]> {
     const typed = text.trim();
     if (typed === '' || typed.includes('#')) {
       const [idPart = '', paragraphPart = ''] = typed.split('#');
@@ -149,7 +152,7 @@ export abstract class SearchEngine {
     }
     if (out.length >= limit) return out;
     const listed = new Set(out.map((entry) => entry.citation));
-    for (const result of this.answer(typed, { limit: MAX_LIMIT }).results) {
+    for (const result of (await this.answerAsync(typed, { limit: MAX_LIMIT })).results) {
       if (out.length >= limit) break;
       if (!listed.has(result.citation)) out.push({ citation: result.citation, preview: result.passage });
     }

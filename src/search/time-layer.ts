@@ -1,4 +1,5 @@
 import { publishedDay } from '../corpus/published-date.ts';
+import type { Steps } from '../event-loop.ts';
 import type { Answer, AnswerResult, AnswerTime, ReportRef } from './answer.ts';
 import type { Period } from './period.ts';
 import { readTimeWords } from './time-words.ts';
@@ -24,14 +25,14 @@ const TIME_ORDER_POOL = 10;
  * A period the user set (`since`/`until`) stands; a year or month named in the question is preferred,
  * and said when the corpus has nothing from then.
  */
-export function answerInTime(
+export function* answerInTime(
   question: string,
   offset: number,
   limit: number,
   period: Period | undefined,
   timeWords: boolean,
-  search: (text: string, period: Period | undefined, shown: number) => ReportGroup[],
-): Answer {
+  search: (text: string, period: Period | undefined, shown: number) => Steps<ReportGroup[]>,
+): Steps<Answer> {
   const shown = offset + limit;
   const words = timeWords ? readTimeWords(question) : undefined;
   const reorders =
@@ -40,13 +41,13 @@ export function answerInTime(
   // The question is searched as the ranking was fitted, time words and all; without them when that finds
   // nothing (a year no article mentions), and always within a named period, which the filter stands for.
   const topic = words && words.topic !== '' ? words.topic : question;
-  let all = search(question, period, pool);
-  if (all.length === 0 && topic !== question) all = search(topic, period, pool);
+  let all = yield* search(question, period, pool);
+  if (all.length === 0 && topic !== question) all = yield* search(topic, period, pool);
   const time: AnswerTime = {};
   let groups = all;
   if (words?.named && period === undefined) {
     const named = words.named;
-    const within = search(topic, named.period, shown);
+    const within = yield* search(topic, named.period, shown);
     if (within.length > 0) {
       groups = preferPeriod(within, all);
       time.named = { label: named.label, found: true };

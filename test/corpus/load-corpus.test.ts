@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CorpusError, loadCorpus, parseArticleFile } from '../../src/corpus/load-corpus.ts';
+import { CorpusError, type LoadOptions, loadCorpus, parseArticleFile } from '../../src/corpus/load-corpus.ts';
 
 const BUNDLED = new URL('../../corpus/', import.meta.url).pathname;
 
@@ -14,9 +14,9 @@ async function folderWith(files: Record<string, string | Uint8Array>): Promise<s
   return dir;
 }
 
-async function problemsOf(path: string): Promise<string[]> {
+async function problemsOf(path: string, options?: LoadOptions): Promise<string[]> {
   try {
-    await loadCorpus(path);
+    await loadCorpus(path, options);
   } catch (error) {
     if (error instanceof CorpusError) return error.message.split('\n').slice(1);
     throw error;
@@ -153,6 +153,19 @@ describe('loadCorpus', () => {
     } finally {
       socket.close();
     }
+  });
+
+  it('lists a file that takes longer than the time limit to read as a problem', async () => {
+    // A hung network mount cannot be made here; a file far larger than the limit lets it read is.
+    // The limit is 30 s in service and 1 ms in this test, which 64 MB read in 128 steps cannot meet
+    // (nor, on a busy machine, might a small file: this folder holds only the large one).
+    const dir = await folderWith({});
+    const slow = await open(join(dir, 'slow.txt'), 'w');
+    await slow.truncate(64 * 1024 * 1024);
+    await slow.close();
+    expect(await problemsOf(dir, { readTimeLimitMs: 1 })).toEqual([
+      `${join(dir, 'slow.txt')}:1: could not be read within 0.001 s`,
+    ]);
   });
 
   it('refuses a link to a file outside the corpus folder, and follows one that stays inside', async () => {

@@ -85,7 +85,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     expect(stderr).toMatch(/^newsdesk: ready: 3 articles, \d+ passages, index built, in [\d.]+ s$/m);
   });
 
-  it('npm start runs node itself and writes PID_FILE: kill -HUP on that pid reloads the corpus', async () => {
+  it('npm start runs node itself and writes PID_FILE: kill -HUP on that pid reloads the corpus, and the console says how it went', async () => {
     const { root, corpus, cleanup } = await copyOfBundledCorpus();
     const pidFile = path.join(root, 'newsdesk.pid');
     const child = spawn('npm', ['start', '--silent'], {
@@ -101,8 +101,12 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
     });
     try {
       await vi.waitFor(() => readFile(pidFile, 'utf8'), { timeout: 60_000, interval: 200 });
@@ -122,6 +126,19 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
           expect(stdout).toContain('Sources: 4 articles');
         },
         { timeout: 30_000, interval: 500 },
+      );
+      // The console's log shows warnings only: the operator who sent the signal is told how it went.
+      expect(stderr).toMatch(/^newsdesk: corpus reload \(SIGHUP\): 1 added, 0 removed, 0 changed; /m);
+      await writeFile(path.join(corpus, 'broken.md'), '');
+      process.kill(pid, 'SIGHUP');
+      await vi.waitFor(
+        () => {
+          expect(stderr).toContain(
+            'newsdesk: corpus reload (SIGHUP): corpus refused (1 problem); still serving',
+          );
+          expect(stderr).toContain(`\n  ${path.join(corpus, 'broken.md')}:1: `);
+        },
+        { timeout: 30_000, interval: 200 },
       );
       child.stdin.end('/quit\n');
       await once(child, 'exit');
@@ -254,6 +271,71 @@ describe('stopping while a reload meets a FIFO in the corpus folder', () => {
       expect(exited).toMatchObject({ code: 0 });
     } finally {
       bot.kill('SIGKILL');
+      await gateway.close();
+      await cleanup();
+    }
+  });
+});
+
+/** Whether a process of that id still exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('stopping on SIGTERM', { timeout: 90_000 }, () => {
+  it('the console stops as /quit does: exit code 0, its pid file removed', async () => {
+    const { root, cleanup } = await copyOfBundledCorpus();
+    const pidFile = path.join(root, 'newsdesk.pid');
+    // Its input stays open: only the signal can end this console.
+    const console = run('src/main.ts', { PID_FILE: pidFile });
+    try {
+      await vi.waitFor(() => readFile(pidFile, 'utf8'), { timeout: 60_000, interval: 200 });
+      console.kill('SIGTERM');
+      const exited = await Promise.race([console.output, sleep(20_000).then(() => 'still running' as const)]);
+      expect(exited).toMatchObject({ code: 0 });
+      await expect(readFile(pidFile, 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      console.kill('SIGKILL');
+      await cleanup();
+    }
+  });
+
+  it('the sharding manager stops its shards, waits for them, then exits 0 and removes its pid file', async () => {
+    const gateway = await StandInDiscord.start();
+    const { root, corpus, cleanup } = await copyOfBundledCorpus();
+    const pidFile = path.join(root, 'manager.pid');
+    const manager = run('src/transports/sharding/main.ts', {
+      DISCORD_TOKEN: gateway.token,
+      DISCORD_API_BASE: gateway.apiBase,
+      CORPUS_PATH: corpus,
+      SHARDS: '1',
+      PID_FILE: pidFile,
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      await gateway.sessionReady();
+      await vi.waitFor(() => readFile(pidFile, 'utf8'), { timeout: 30_000, interval: 200 });
+      // The manager's children: its shard, and tsx's esbuild service.
+      const [shard] = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(manager.pid)], {
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter((line) => line.includes('src/main.ts'))
+        .map((line) => Number.parseInt(line, 10));
+      expect(shard).toBeGreaterThan(0);
+      manager.kill('SIGTERM');
+      const exited = await Promise.race([manager.output, sleep(20_000).then(() => 'still running' as const)]);
+      expect(exited).toMatchObject({ code: 0 });
+      // The manager left no shard behind still stopping.
+      expect(alive(shard!)).toBe(false);
+      await expect(readFile(pidFile, 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      manager.kill('SIGKILL');
       await gateway.close();
       await cleanup();
     }

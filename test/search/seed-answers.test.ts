@@ -160,13 +160,13 @@ describe('answers from the seed corpus', () => {
     expect(results.every((r) => r.article === RENEWS)).toBe(true);
   });
 
-  it('shows a passage with its neighbours, and finds citations and articles for autocomplete', () => {
+  it('shows a passage with its neighbours, and finds citations and articles for autocomplete', async () => {
     const context = engine.context(`${TETEGHEM}#2`, 1)!;
     expect(context.passages.map((p) => p.paragraph)).toEqual([1, 2, 3]);
     expect(context.focus).toBe(1);
     expect(engine.suggestArticles('telegraph').map((a) => a.id)).toEqual([TELEGRAPH]);
     expect(engine.suggestArticles('calais mayor').map((a) => a.id)).toEqual([TELEGRAPH]);
-    expect(engine.suggestCitations(`${TETEGHEM}#1`).map((c) => c.citation)).toEqual([
+    expect((await engine.suggestCitations(`${TETEGHEM}#1`)).map((c) => c.citation)).toEqual([
       `${TETEGHEM}#1`,
       `${TETEGHEM}#10`,
       `${TETEGHEM}#11`,

@@ -9,20 +9,20 @@ describe('autocomplete suggestions', () => {
     engine = Engine.build(await loadCorpus('corpus'));
   });
 
-  it("/cite tete: an id prefix lists that article's passages first, in order", () => {
-    const citations = engine.suggestCitations('tete', 25).map((entry) => entry.citation);
+  it("/cite tete: an id prefix lists that article's passages first, in order", async () => {
+    const citations = (await engine.suggestCitations('tete', 25)).map((entry) => entry.citation);
     const teteghem = engine.article('teteghem-mayor-threatened-with-gun')!.passages.map((p) => p.id);
     expect(citations.slice(0, teteghem.length)).toEqual(teteghem);
     expect(new Set(citations).size).toBe(citations.length);
   });
 
-  it('a headline prefix, typed without case or accents, comes first too', () => {
-    const [first] = engine.suggestCitations('FRENCH MAYOR SAYS', 5);
+  it('a headline prefix, typed without case or accents, comes first too', async () => {
+    const [first] = await engine.suggestCitations('FRENCH MAYOR SAYS', 5);
     expect(first?.citation).toBe('teteghem-mayor-threatened-with-gun#1');
   });
 
-  it('words that start no id or headline still find the passages that hold them', () => {
-    const citations = engine.suggestCitations('Dhersin', 5).map((entry) => entry.citation);
+  it('words that start no id or headline still find the passages that hold them', async () => {
+    const citations = (await engine.suggestCitations('Dhersin', 5)).map((entry) => entry.citation);
     expect(citations[0]).toMatch(/^teteghem-mayor-threatened-with-gun#/);
   });
 

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadCorpus } from '../../corpus/load-corpus.ts';
 import { Engine } from '../engine.ts';
-import { IndexCache } from './index-cache.ts';
+import { corpusOnDisk, IndexCache } from './index-cache.ts';
 
 interface CacheJob {
   corpusPath: string;
@@ -13,6 +13,8 @@ interface CacheJob {
 }
 
 const job = workerData as CacheJob;
+// Before the corpus is read: a file changed meanwhile must not be taken for the one read.
+const onDisk = await corpusOnDisk(job.corpusPath);
 const corpus = await loadCorpus(job.corpusPath);
 const cache = new IndexCache({
   dir: job.cacheDir,
@@ -20,5 +22,6 @@ const cache = new IndexCache({
   maxBytes: job.cacheMaxBytes,
 });
 const existing = await cache.load(corpus);
-const file = existing.status === 'hit' ? existing.file : await cache.save(Engine.build(corpus));
+const file =
+  existing.status === 'hit' ? existing.file : await cache.save(Engine.build(corpus), onDisk.source);
 parentPort?.postMessage({ file, version: corpus.version });

@@ -3,7 +3,7 @@ import { loadCorpus, type ReadProgress } from '../../corpus/load-corpus.ts';
 import { Engine } from '../engine.ts';
 import { WorkerEngine } from '../index-threads/worker-engine.ts';
 import type { SearchEngine } from '../search-engine.ts';
-import type { CacheOutcome, IndexCache } from './index-cache.ts';
+import { type CacheOutcome, corpusOnDisk, type IndexCache } from './index-cache.ts';
 
 /** What a start is doing, as it tells it. */
 export interface StartProgress {
@@ -65,6 +65,8 @@ export interface StartEngineOptions {
  */
 export async function startEngine(options: StartEngineOptions): Promise<StartedEngine> {
   const started = performance.now();
+  // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
+  const onDisk = options.cache.enabled ? await corpusOnDisk(options.corpusPath) : undefined;
   const corpus = await readCorpus(options);
   const lookup = await options.cache.load(corpus);
   if (lookup.status === 'hit') {
@@ -82,7 +84,7 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
   if (options.cache.enabled) {
     const saving = performance.now();
     try {
-      result.savedTo = await options.cache.save(engine);
+      result.savedTo = await options.cache.save(engine, onDisk?.source);
     } catch (error) {
       result.saveError = String(error);
     }

@@ -30,6 +30,11 @@ interface CacheTrailer {
   savedAt: string;
   /** sha256 of the corpus version, a NUL, and the engine's postings. */
   checksum: string;
+  /**
+   * The corpus's files as they were on disk when it was read (see `corpusOnDisk`), so that a start can
+   * find its file before it knows the corpus version. Absent from files of older builds.
+   */
+  source?: string;
 }
 
 /**
@@ -113,16 +118,19 @@ export class IndexCache {
   }
 
   /**
-   * Reads and parses the most recently used cache file before the corpus version is known, so that a
-   * start can do both at once; `load` then uses it if it is the corpus's file (a restart on the same
-   * corpus), else reads the right one.
+   * Reads the cache file of the corpus files `onDisk` describes before the corpus is read and its
+   * version known, so that a start can do both at once: the most recently used file saved from files
+   * of the same names, sizes and times (a restart on an unchanged corpus). A file of another corpus is
+   * never read. `load` then uses it if it is indeed the corpus's file, else reads the right one.
    */
-  async prefetch(maxBytes: number): Promise<PrefetchedCache | undefined> {
+  async prefetch(onDisk: CorpusOnDisk): Promise<PrefetchedCache | undefined> {
     if (!this.enabled) return undefined;
     await this.removeStaleTemporaryFiles();
-    const [newest] = await this.#files();
-    if (newest === undefined) return undefined;
-    return { file: newest.file, read: await readEnvelope(newest.file, maxBytes) };
+    for (const { file } of await this.#files()) {
+      if ((await readTrailer(file))?.source !== onDisk.source) continue;
+      return { file, read: await readEnvelope(file, cacheSizeBound(onDisk.bytes)) };
+    }
+    return undefined;
   }
 
   /**
@@ -184,9 +192,10 @@ export class IndexCache {
   /**
    * Persists `engine` atomically, one file per corpus version and settings, then deletes the least
    * recently used other files while the folder is over `maxBytes`. Writes in chunks, yielding to the
-   * event loop between them, so it can run in the background after a reload.
+   * event loop between them, so it can run in the background after a reload. `source`: the corpus
+   * files' `source` as `corpusOnDisk` gave it before they were read, for `prefetch`.
    */
-  async save(engine: Engine): Promise<string> {
+  async save(engine: Engine, source?: string): Promise<string> {
     if (!this.enabled) return '';
     await mkdir(this.dir, { recursive: true });
     const file = this.fileFor(engine.version);
@@ -204,6 +213,7 @@ export class IndexCache {
         settingsFingerprint: this.settingsFingerprint,
         savedAt: new Date().toISOString(),
         checksum: hash.digest('hex'),
+        ...(source === undefined ? {} : { source }),
       };
       await write(`\n${JSON.stringify(trailer)}`);
     });
@@ -292,6 +302,29 @@ async function readEnvelope(file: string, maxBytes: number): Promise<EnvelopeRea
   return { status: 'read', trailer: trailer as Partial<CacheTrailer>, body: bytes.subarray(0, newline) };
 }
 
+/** Bytes read from the end of a cache file to find its trailer (a few hundred bytes long). */
+const TRAILER_READ_BYTES = 4096;
+
+/** The trailer of a cache file, from its last bytes alone; undefined when there is none to read. */
+async function readTrailer(file: string): Promise<Partial<CacheTrailer> | undefined> {
+  try {
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return undefined;
+      const length = Math.min(info.size, TRAILER_READ_BYTES);
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, info.size - length);
+      const tail = buffer.subarray(0, bytesRead);
+      const trailer: unknown = JSON.parse(tail.subarray(tail.lastIndexOf(0x0a) + 1).toString('utf8'));
+      return typeof trailer === 'object' && trailer !== null ? (trailer as Partial<CacheTrailer>) : undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 function checksumHash(corpusVersion: string): Hash {
   return createHash('sha256').update(`${corpusVersion}\u0000`);
 }
@@ -310,21 +343,27 @@ function corpusChars(corpus: Corpus): number {
   return chars;
 }
 
-/**
- * Bytes of a corpus on disk (a folder's files, or one file), to bound the cache file read ahead of
- * the corpus: its text is never more characters than its files have bytes.
- */
-export async function corpusBytesOnDisk(corpusPath: string): Promise<number> {
+/** A corpus's files as found on disk, before they are read. */
+export interface CorpusOnDisk {
+  /** Bytes of its files, to bound a cache file read ahead: its text is never more characters. */
+  bytes: number;
+  /** A hash of where the corpus is and its files' names, sizes and modification times. */
+  source: string;
+}
+
+/** Describes the corpus at `corpusPath` (a folder's files, or one file) by `stat` alone. */
+export async function corpusOnDisk(corpusPath: string): Promise<CorpusOnDisk> {
+  const hash = createHash('sha256').update(path.resolve(corpusPath));
   const info = await stat(corpusPath).catch(() => undefined);
-  if (!info?.isDirectory()) return info?.size ?? 0;
-  const names = await readdir(corpusPath).catch(() => []);
-  const sizes = await Promise.all(
-    names.map((name) =>
-      stat(path.join(corpusPath, name)).then(
-        (entry) => (entry.isFile() ? entry.size : 0),
-        () => 0,
-      ),
-    ),
+  const names = info?.isDirectory() ? (await readdir(corpusPath).catch(() => [])).sort() : [''];
+  const entries = await Promise.all(
+    names.map((name) => stat(path.join(corpusPath, name)).catch(() => undefined)),
   );
-  return sizes.reduce((sum, size) => sum + size, 0);
+  let bytes = 0;
+  for (const [i, entry] of entries.entries()) {
+    if (!entry?.isFile()) continue;
+    bytes += entry.size;
+    hash.update(`\u0000${names[i]}\u0000${entry.size}\u0000${entry.mtimeMs}`);
+  }
+  return { bytes, source: hash.digest('hex').slice(0, 24) };
 }

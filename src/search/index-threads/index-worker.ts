@@ -5,12 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
 import { loadCorpus } from '../../corpus/load-corpus.ts';
 import { Engine } from '../engine.ts';
-import {
-  type CacheLookup,
-  cacheSizeBound,
-  corpusBytesOnDisk,
-  IndexCache,
-} from '../index-cache/index-cache.ts';
+import { type CacheLookup, corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -38,9 +33,11 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
   const started = performance.now();
   let corpus: Corpus;
   let lookup: CacheLookup;
+  // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
+  const onDisk = await corpusOnDisk(data.corpusPath);
   if (data.corpusFrom === 'message') {
     const arriving = corpusMessage();
-    const prefetched = await cache.prefetch(cacheSizeBound(await corpusBytesOnDisk(data.corpusPath)));
+    const prefetched = await cache.prefetch(onDisk);
     corpus = await arriving;
     lookup = await cache.load(corpus, prefetched);
   } else {
@@ -73,7 +70,7 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
   if (cache.enabled && data.persist) {
     const saving = performance.now();
     try {
-      status.savedTo = await cache.save(engine);
+      status.savedTo = await cache.save(engine, onDisk.source);
     } catch (error) {
       status.saveError = String(error);
     }

@@ -38,7 +38,7 @@ export interface WorkerEngineOptions {
   /** Called now and then while the (first) worker builds the index. */
   onProgress?: (done: number, total: number) => void;
   /**
-   * How long a synchronous search (`answer`, used by citation autocomplete) may hold this thread before
+   * How long a synchronous search (`answer`) may hold this thread before
    * the call fails: a worker that died mid-call is only noticed then. Autocomplete has to answer within
    * Discord's 3 seconds anyway; a search takes milliseconds.
    * @default 2_000

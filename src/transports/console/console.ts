@@ -69,6 +69,8 @@ export async function runConsole(options: {
   colour?: boolean;
   /** Show a prompt and a greeting. @default true when input is a terminal */
   interactive?: boolean;
+  /** Ends the console as `/quit` does, once the line being answered is done. */
+  signal?: AbortSignal;
 }): Promise<void> {
   const { ctx, input, output } = options;
   const isTty = (stream: Readable | Writable) => Boolean((stream as { isTTY?: boolean }).isTTY);
@@ -95,6 +97,7 @@ export async function runConsole(options: {
     ...(interactive ? { output, prompt: 'newsdesk> ' } : {}),
     terminal: interactive,
   });
+  options.signal?.addEventListener('abort', () => lines.close(), { once: true });
   if (interactive) {
     print(
       palette.dim(

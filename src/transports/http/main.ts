@@ -1,7 +1,7 @@
 import { bootstrap, runMain } from '../../bootstrap.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { createLogger } from '../../logging/logger.ts';
-import { enforceStopDeadline } from '../../stop-deadline.ts';
+import { stopOnSignals } from '../../stop-deadline.ts';
 import { restPoster } from '../rest-poster.ts';
 import { createInteractionServer } from './server.ts';
 
@@ -47,17 +47,13 @@ runMain('could not start the HTTP endpoint', async () => {
     articles: app.library.engine.articles().length,
   });
 
-  const stop = (signal: NodeJS.Signals): void => {
-    logger.info('shutting down', { signal });
-    enforceStopDeadline(signal, logger);
+  stopOnSignals(logger, () => {
     running.stop();
     app.records.stop();
     // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
     server.close(() => process.exit(0));
     server.closeIdleConnections();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  });
   // Serves until a signal stops it; no exit code here.
   return undefined;
 });

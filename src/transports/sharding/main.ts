@@ -1,9 +1,14 @@
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ShardingManager } from 'discord.js';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { writePidFile } from '../../lifecycle/pid-file.ts';
 import { createLogger } from '../../logging/logger.ts';
+import { STOP_DEADLINE_MS, stopOnSignals } from '../../stop-deadline.ts';
 import { ManagerRelay } from './manager-relay.ts';
+
+/** How much longer than a shard's own stop deadline the manager waits for its shards. */
+const SHARD_STOP_MARGIN_MS = 2_000;
 
 /** The per-shard entry: the ordinary gateway bot, which detects it runs as a shard. */
 const SHARD_ENTRY = fileURLToPath(new URL('../../main.ts', import.meta.url));
@@ -39,14 +44,35 @@ async function main(): Promise<void> {
   await manager.spawn();
   // The process to signal for a reload of every shard (the shards do not write it).
   const removePidFile = config.PID_FILE ? await writePidFile(config.PID_FILE) : () => undefined;
-  const stop = (signal: NodeJS.Signals) => {
-    logger.info('shutting down shards', { signal });
-    for (const shard of manager.shards.values()) shard.kill();
-    removePidFile();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Each shard stops itself within its own deadline; the manager waits for them a little longer, then
+  // ends those still running and itself. Exits 0 once every shard has stopped in time.
+  const shardProcesses = () => [...manager.shards.values()].flatMap((shard) => shard.process ?? []);
+  stopOnSignals(
+    logger,
+    () => {
+      manager.respawn = false;
+      const running = shardProcesses().filter(
+        (child) => child.exitCode === null && child.signalCode === null,
+      );
+      void Promise.all(
+        running.map((child) => {
+          const exited = once(child, 'exit');
+          child.kill('SIGTERM');
+          return exited;
+        }),
+      ).then(() => {
+        removePidFile();
+        process.exit(0);
+      });
+    },
+    {
+      deadlineMs: STOP_DEADLINE_MS + SHARD_STOP_MARGIN_MS,
+      onForced: () => {
+        for (const child of shardProcesses()) if (child.exitCode === null) child.kill('SIGKILL');
+        removePidFile();
+      },
+    },
+  );
   // SIGHUP to the manager reloads every shard (each reloads from the shared corpus folder).
   process.on('SIGHUP', () => {
     for (const shard of manager.shards.values()) shard.process?.kill('SIGHUP');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../../src/corpus/load-corpus.ts';
 import { startEngine, startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
-import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
+import { corpusOnDisk, IndexCache } from '../../../src/search/index-cache/index-cache.ts';
 import { copyOfBundledCorpus, DATED_CORPUS, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 
 let root: string;
@@ -208,7 +208,8 @@ describe('startEngine with the index cache', () => {
     expect(started.lookup).toMatchObject({ status: 'corrupt', reason: expect.stringContaining('bytes') });
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(100 * 2 ** 20);
     await truncate(file, 400 * 2 ** 20);
-    expect((await cache.prefetch(1 << 24))?.read).toMatchObject({ status: 'corrupt' });
+    // Nor is it read ahead of the corpus: its last bytes say nothing of where it comes from.
+    expect(await cache.prefetch(await corpusOnDisk(folder))).toBeUndefined();
   });
 
   it('removes temporary files a crash left behind, once they are old, and keeps young ones', async () => {
@@ -239,27 +240,30 @@ describe('startEngine with the index cache', () => {
     expect(cache.keyFor(corpus.version)).not.toBe(cache.keyFor(`${corpus.version}x`));
   });
 
-  it('reads the most recently used cache file ahead of the corpus, and uses it only for the corpus it was built for', async () => {
-    expect(await cache.prefetch(1 << 24)).toBeUndefined();
-    const cold = await startEngine({ corpusPath: folder, cache });
-    const prefetched = await cache.prefetch(1 << 24);
+  it('reads ahead of the corpus only the cache file saved from the same files, never another corpus’s', async () => {
+    expect(await cache.prefetch(await corpusOnDisk(folder))).toBeUndefined();
+    const cold = await startWorkerEngine({ corpusPath: folder, cache });
+    cold.engine.close();
+    const prefetched = await cache.prefetch(await corpusOnDisk(folder));
     expect(prefetched?.file).toBe(cache.fileFor(cold.engine.version));
+    expect((await cache.load(await loadCorpus(folder), prefetched)).status).toBe('hit');
 
-    const restored = await cache.load(await loadCorpus(folder), prefetched);
-    expect(restored.status).toBe('hit');
+    // Another corpus saved since is the most recently used file; it is not read for this one.
+    const other = await startEngine({ corpusPath: DATED_CORPUS, cache });
+    expect((await readdir(cache.dir)).sort()).toEqual(
+      [cold.engine.version, other.engine.version].map((v) => path.basename(cache.fileFor(v))).sort(),
+    );
+    expect((await cache.prefetch(await corpusOnDisk(folder)))?.file).toBe(cache.fileFor(cold.engine.version));
+    expect((await cache.prefetch(await corpusOnDisk(DATED_CORPUS)))?.file).toBe(
+      cache.fileFor(other.engine.version),
+    );
+
+    // A corpus changed since has no file read ahead; the file read for it before is not used for it.
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    expect(await cache.prefetch(await corpusOnDisk(folder))).toBeUndefined();
     expect(await cache.load(await loadCorpus(folder), prefetched)).toEqual({
       status: 'miss',
       reason: 'absent',
     });
-
-    // With several files, the most recently used is read ahead (a restart on the same corpus); a
-    // corpus it was not built for reads its own file instead.
-    await startEngine({ corpusPath: folder, cache });
-    const other = path.join(cache.dir, 'index-000000000000000000000000.json');
-    await writeFile(other, '{}');
-    const newest = await cache.prefetch(1 << 24);
-    expect(newest?.file).toBe(other);
-    expect((await cache.load(await loadCorpus(folder), newest)).status).toBe('hit');
   });
 });

@@ -41,13 +41,15 @@ describe('WorkerEngine over the bundled corpus', () => {
     expect(inWorker.answer(QUESTIONS[0]!).results[0]?.citation).toBe('teteghem-mayor-threatened-with-gun#2');
   });
 
-  it('gives the same closest headlines, citation suggestions and context', () => {
+  it('gives the same closest headlines, citation suggestions and context', async () => {
     const ids = (articles: { id: string }[]) => articles.map((article) => article.id);
     expect(ids(inWorker.closestHeadlines('Calais migrants', 3))).toEqual(
       ids(inThread.closestHeadlines('Calais migrants', 3)),
     );
     expect(ids(inWorker.closestHeadlines('Calais migrants', 3)).length).toBeGreaterThan(0);
-    expect(inWorker.suggestCitations('mayor gun')).toEqual(inThread.suggestCitations('mayor gun'));
+    expect(await inWorker.suggestCitations('mayor gun')).toEqual(
+      await inThread.suggestCitations('mayor gun'),
+    );
     expect(inWorker.context('teteghem-mayor-threatened-with-gun#2', 1)).toEqual(
       inThread.context('teteghem-mayor-threatened-with-gun#2', 1),
     );

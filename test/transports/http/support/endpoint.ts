@@ -32,6 +32,10 @@ export async function startEndpoint(
   options: {
     commands?: readonly AnyCommand[];
     env?: Record<string, string>;
+    /** @default the bundled corpus */
+    corpus?: string;
+    /** The dispatcher's own deferral (see `DispatchContext.deferAfterMs`). @default 2000 */
+    deferAfterMs?: number;
     server?: Partial<
       Pick<
         InteractionServerOptions,
@@ -47,12 +51,17 @@ export async function startEndpoint(
     // Nothing is stored unless a test gives a DATA_DIR of its own.
     DATA_DIR: '',
     ...options.env,
-    CORPUS_PATH: 'corpus',
+    CORPUS_PATH: options.corpus ?? 'corpus',
   });
   const logger = memoryLogger();
   // As `npm run start:http` starts: the shared bootstrap (the index on a worker thread), the endpoint,
   // then the lifecycle.
-  const app = await bootstrap({ config, logger, commands: options.commands });
+  const app = await bootstrap({
+    config,
+    logger,
+    commands: options.commands,
+    deferAfterMs: options.deferAfterMs,
+  });
   // `logger` holds what the endpoint logs while it serves, not its start-up lines.
   logger.events.splice(0);
   const server = createInteractionServer({
