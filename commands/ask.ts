@@ -1,6 +1,7 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import { type AnswerOutcome, answerQuestion } from '../src/interactions/answer-question.ts';
+import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { recordAndDecorate, voteButton, watchButton } from '../src/interactions/feedback.ts';
@@ -77,7 +78,7 @@ export default {
     return recordAndDecorate(
       ctx,
       interaction,
-      { question: options.question, outcome, record: true, offerWatch },
+      { question: options.question, outcome, record: true, offerWatch, follow: !options.private },
       payload,
     );
   },
@@ -119,7 +120,14 @@ export default {
           update: recordAndDecorate(
             ctx,
             interaction,
-            { question: state.question, outcome, record: false, offerWatch: false },
+            {
+              question: state.question,
+              outcome,
+              record: false,
+              offerWatch: false,
+              // A private answer is not followed, so neither are its pages.
+              follow: isFollowedMessage(ctx, interaction.message.id),
+            },
             payload,
           ),
         };

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Config } from '../config.ts';
+import { CitedPassages, FOLLOW_DAYS } from './cited-passages.ts';
 import { CommunityStore } from './community-store.ts';
 import { openDatabase } from './database.ts';
 import { WatchList, type WatchRules } from './watch-list.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The database's file name inside DATA_DIR. */
 export const DATABASE_FILE = 'newsdesk.sqlite';
@@ -12,6 +15,8 @@ export const DATABASE_FILE = 'newsdesk.sqlite';
 export class Community {
   readonly records: CommunityStore;
   readonly watches: WatchList;
+  /** What posted answers cited, followed for FOLLOW_DAYS so a reload that corrects it can be told. */
+  readonly citations: CitedPassages;
   /** RECORD_QUESTIONS: false stores no question text (counts, citations and votes still are). */
   readonly recordQuestions: boolean;
   /** RECORD_DAYS: answers, votes and questions without coverage older than this are deleted daily. */
@@ -27,6 +32,7 @@ export class Community {
     this.file = options.file;
     this.records = new CommunityStore(db);
     this.watches = new WatchList(db, options.watchRules);
+    this.citations = new CitedPassages(db);
     this.recordQuestions = options.recordQuestions;
     this.recordDays = options.recordDays;
   }
@@ -51,10 +57,14 @@ export class Community {
     return config.DATA_DIR === '' ? undefined : join(config.DATA_DIR, DATABASE_FILE);
   }
 
-  /** Deletes records older than RECORD_DAYS and expired watches. */
-  enforceRetention(now: Date): { answers: number; unanswered: number; watches: number } {
-    const before = new Date(now.getTime() - this.recordDays * 24 * 60 * 60 * 1000);
-    return { ...this.records.purgeBefore(before), watches: this.watches.purgeExpired(now) };
+  /** Deletes records older than RECORD_DAYS, expired watches and citations no longer followed. */
+  enforceRetention(now: Date): { answers: number; unanswered: number; watches: number; cited: number } {
+    const before = new Date(now.getTime() - this.recordDays * DAY_MS);
+    return {
+      ...this.records.purgeBefore(before),
+      watches: this.watches.purgeExpired(now),
+      cited: this.citations.purgeBefore(new Date(now.getTime() - FOLLOW_DAYS * DAY_MS)),
+    };
   }
 
   close(): void {

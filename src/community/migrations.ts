@@ -82,6 +82,34 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'passages cited by posted answers, followed for corrections',
+    up(db) {
+      db.exec(`
+        CREATE TABLE cited_passages (
+          id INTEGER PRIMARY KEY,
+          -- The interaction that posted the answer: its message id is attached once the reply is out.
+          interaction_id TEXT NOT NULL,
+          message_id TEXT,
+          guild_id TEXT,
+          channel_id TEXT NOT NULL,
+          cited_at INTEGER NOT NULL,
+          citation TEXT NOT NULL,
+          article_id TEXT NOT NULL,
+          paragraph INTEGER NOT NULL,
+          -- The paragraph as the answer quoted it: what a later reload's text is compared with.
+          text TEXT NOT NULL,
+          -- Set when a process takes the correction on (once across shards and restarts).
+          corrected_at INTEGER,
+          failed_posts INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX cited_by_interaction ON cited_passages (interaction_id) WHERE message_id IS NULL;
+        CREATE INDEX cited_by_message ON cited_passages (message_id, citation);
+        CREATE INDEX cited_by_time ON cited_passages (cited_at);
+      `);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

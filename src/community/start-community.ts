@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { CorrectionNotifier } from '../interactions/correction-notifier.ts';
 import type { EngineView } from '../interactions/library-view.ts';
 import { type ChannelPoster, WatchNotifier } from '../interactions/watch-notifier.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -82,13 +83,17 @@ export interface RunningCommunity {
 
 /**
  * Everything the community database does in a running bot: opened at start, cleaned daily, and after
- * every successful reload (a `/reload`, a moderator's edit, the folder watch, another shard's change)
- * the watched questions are asked again and the answered ones posted through `poster`.
+ * every successful reload (a `/reload`, a moderator's edit, a feed poll, the folder watch, another
+ * shard's change) the watched questions are asked again and the answered ones posted through `poster`,
+ * and answers whose cited paragraphs changed are replied to with the correction.
  */
 export function startCommunity(options: {
   config: Pick<Config, 'DATA_DIR' | 'RECORD_QUESTIONS' | 'RECORD_DAYS'>;
   logger: Logger;
-  /** How answers to watched questions are posted; without one, watches are kept but not checked. */
+  /**
+   * How answers to watched questions and corrections are posted; without one, watches and citations
+   * are kept but not checked.
+   */
   poster?: ChannelPoster;
   /** Subscribes to successful reloads (`CorpusLifecycle.onReloaded`); returns an unsubscribe. */
   onReloaded?: (listener: (engine: EngineView) => void) => () => void;
@@ -97,11 +102,18 @@ export function startCommunity(options: {
   if (!community) return { community, stop: () => undefined };
   const stops = [keepRetention(community, options.logger)];
   if (options.poster && options.onReloaded) {
-    const notifier = new WatchNotifier({ community, poster: options.poster, logger: options.logger });
-    stops.push(options.onReloaded((engine) => void notifier.check(engine)));
+    const settings = { community, poster: options.poster, logger: options.logger };
+    const watches = new WatchNotifier(settings);
+    const corrections = new CorrectionNotifier(settings);
+    stops.push(
+      options.onReloaded((engine) => {
+        void watches.check(engine);
+        void corrections.check(engine);
+      }),
+    );
   } else {
     options.logger.warn(
-      'watched questions will not be posted: set DISCORD_TOKEN so the bot can post in channels',
+      'watched questions and corrections to cited answers will not be posted: set DISCORD_TOKEN so the bot can post in channels',
     );
   }
   return {

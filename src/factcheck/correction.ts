@@ -1,7 +1,8 @@
 /**
  * What a reload did to a cited paragraph: unchanged, changed (with a word diff and where it now is), or
- * removed from the coverage. Compares the engine that served an answer with the one replacing it; a
- * paragraph that moved within its article (one inserted above it) is found again by word alignment.
+ * removed from the coverage. Compares the paragraph as the answer quoted it with the engine now
+ * serving; a paragraph that moved within its article (one inserted above it) is found again by word
+ * alignment.
  */
 
 import type { Article } from '../corpus/article.ts';
@@ -15,25 +16,27 @@ export type Correction =
   | { kind: 'changed'; citation: string; newCitation: string; diff: DiffPart[] }
   | { kind: 'removed'; citation: string };
 
-/** The engines' lookups the comparison needs. */
+/** The engine's lookups the comparison needs. */
 export interface CitationSource {
   passage(citation: string): Located | undefined;
   article(id: string): Article | undefined;
 }
 
-/** What became of `citation` between `before` and `after`; `null` when its words are unchanged. */
-export function correctionOf(
-  citation: string,
-  before: CitationSource,
-  after: CitationSource,
-): Correction | null {
-  const old = before.passage(citation);
-  if (!old) return null; // not something the old coverage had: nothing to correct
+/** A paragraph as an answer cited it: its citation, its article and its words then. */
+export interface Cited {
+  citation: string;
+  articleId: string;
+  text: string;
+}
+
+/** What became of the paragraph `cited` in the coverage `after`; `null` when its words are unchanged. */
+export function correctionOf(cited: Cited, after: CitationSource): Correction | null {
+  const { citation } = cited;
   const same = after.passage(citation);
-  if (same && same.passage.text === old.passage.text) return null;
-  const article = after.article(old.article.id);
+  if (same && same.passage.text === cited.text) return null;
+  const article = after.article(cited.articleId);
   if (!article) return { kind: 'removed', citation };
-  const oldWords = wordsOf(old.passage.text);
+  const oldWords = wordsOf(cited.text);
   // The paragraph itself, changed in place or moved: the passage of the new article that carries most of its words.
   let best: { id: string; text: string; cost: number; ops: ReturnType<typeof align>['ops'] } | undefined;
   for (const passage of article.passages) {
@@ -42,7 +45,7 @@ export function correctionOf(
   }
   if (!best || verdictOf(oldWords, best.ops) === 'not-found') return { kind: 'removed', citation };
   // diffOf reads the first text as the member's version; here it is the old paragraph, so the marks swap.
-  const diff: DiffPart[] = diffOf(best.ops, old.passage.text, best.text).map((part) =>
+  const diff: DiffPart[] = diffOf(best.ops, cited.text, best.text).map((part) =>
     part.op === 'same' ? part : { op: part.op === 'added' ? 'dropped' : 'added', text: part.text },
   );
   for (let i = 1; i < diff.length; i++) {

@@ -1,5 +1,7 @@
+import type { CitedPassage } from '../community/cited-passages.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
+import { citedIn } from './cited-answers.ts';
 import { UserError } from './errors.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
@@ -21,7 +23,7 @@ function capitalise(text: string): string {
 
 /** What an answer said, for whoever records it: the citations shown, or that nothing answered. */
 export type AnswerOutcome =
-  | { kind: 'answered'; citations: string[]; corpusVersion: string }
+  | { kind: 'answered'; citations: string[]; cited: CitedPassage[]; corpusVersion: string }
   | { kind: 'no-coverage'; corpusVersion: string };
 
 /** What `/ask`, "More results" and "Find coverage" all do: ask the engine and render what it says. */
@@ -69,6 +71,7 @@ export async function answerQuestion(
   request.observe?.({
     kind: 'answered',
     citations: answer.results.map((result) => result.citation),
+    cited: citedIn(answer.results),
     corpusVersion: engine.version,
   });
   return renderAnswer(answer, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attachPostedMessage } from './cited-answers.ts';
 import type { AnyCommand, ButtonResult, CommandContext } from './command.ts';
 import { isUserError, UserError } from './errors.ts';
 import type {
@@ -104,7 +105,10 @@ export async function dispatchInteraction(
  */
 async function sendError(responder: Responder, state: Acknowledgement, payload: ReplyPayload): Promise<void> {
   if (state.deferredUpdate) return followUp(responder, payload);
-  if (!state.deferred) return responder.reply(payload);
+  if (!state.deferred) {
+    await responder.reply(payload);
+    return;
+  }
   if (state.deferredPublicly && responder.followUp && responder.deleteReply) {
     await responder.followUp(payload);
     await responder.deleteReply();
@@ -114,8 +118,8 @@ async function sendError(responder: Responder, state: Acknowledgement, payload: 
 }
 
 /** A new message after the interaction was acknowledged; a transport without follow-ups replies again. */
-function followUp(responder: Responder, payload: ReplyPayload): Promise<void> {
-  return responder.followUp ? responder.followUp(payload) : responder.reply(payload);
+async function followUp(responder: Responder, payload: ReplyPayload): Promise<void> {
+  await (responder.followUp ? responder.followUp(payload) : responder.reply(payload));
 }
 
 async function runCommand(
@@ -147,8 +151,10 @@ async function runCommand(
     },
     () => command.execute(ctx, options, incoming, progress.report),
   );
-  if (state.deferred) await responder.editReply(finish(reply));
-  else await responder.reply(finish(reply));
+  const posted = state.deferred
+    ? await responder.editReply(finish(reply))
+    : await responder.reply(finish(reply));
+  await attachPostedMessage(ctx, incoming, posted);
 }
 
 /**
@@ -226,7 +232,9 @@ class ProgressEdits {
     if (payload === undefined || this.#stopped) return;
     this.#last = Date.now();
     this.#chain = this.#chain
-      .then(() => this.responder.editReply(finalizeReply(payload)))
+      .then(async () => {
+        await this.responder.editReply(finalizeReply(payload));
+      })
       .catch((error: unknown) => this.ctx.logger.warn('progress edit failed', { error }));
   }
 }
@@ -274,6 +282,7 @@ async function runButton(
     const payload = finalizeReply(result.update);
     // After a deferred update, `@original` is the button's message: the update becomes its edit.
     await (state.deferredUpdate ? responder.editReply(payload) : responder.update(payload));
+    await attachPostedMessage(ctx, incoming, { id: async () => incoming.message.id });
   } else {
     const payload = finalizeReply(result.reply);
     await (state.deferredUpdate ? followUp(responder, payload) : responder.reply(payload));

@@ -1,5 +1,6 @@
 import { questionHash } from '../community/community-store.ts';
 import type { AnswerOutcome } from './answer-question.ts';
+import { followCitations } from './cited-answers.ts';
 import type { ButtonHandler, CommandContext } from './command.ts';
 import { UserError } from './errors.ts';
 import type { IncomingInteraction, ReplyPayload } from './incoming.ts';
@@ -9,13 +10,21 @@ import { readQueryState } from './render/query-state.ts';
 
 /**
  * What `/ask` adds to an answer once the community database is there: the answer (or the question
- * without coverage) is recorded, the answer gets Helpful / Not helpful, and "No coverage found" gets
- * Notify me. A failed write is logged and the answer goes out as it is: recording never costs a reply.
+ * without coverage) is recorded, a public answer's citations are followed for corrections, the answer
+ * gets Helpful / Not helpful, and "No coverage found" gets Notify me. A failed write is logged and the
+ * answer goes out as it is: recording never costs a reply.
  */
 export function recordAndDecorate(
   ctx: CommandContext,
   interaction: IncomingInteraction,
-  asked: { question: string; outcome: AnswerOutcome | undefined; record: boolean; offerWatch: boolean },
+  asked: {
+    question: string;
+    outcome: AnswerOutcome | undefined;
+    record: boolean;
+    offerWatch: boolean;
+    /** Keep what the answer cites, to reply to its message if a reload corrects it (public answers). */
+    follow: boolean;
+  },
   payload: ReplyPayload,
 ): ReplyPayload {
   const community = ctx.community;
@@ -45,6 +54,7 @@ export function recordAndDecorate(
     });
   }
   if (outcome.kind === 'answered') {
+    if (asked.follow) followCitations(ctx, interaction, outcome.cited);
     return withRow(payload, feedbackRow(questionHash(asked.question), outcome.citations[0] ?? ''));
   }
   // A watch posts in the channel, so it is offered where that is possible and the question was public.

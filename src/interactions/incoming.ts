@@ -123,18 +123,31 @@ export interface AutocompleteChoice {
 }
 
 /**
+ * The message a reply created or edited. `id()` resolves to its id, or undefined where the transport
+ * cannot tell; a transport that must ask Discord for it (the HTTP endpoint's first response carries
+ * none) asks only when called.
+ */
+export interface PostedMessage {
+  id(): Promise<string | undefined>;
+}
+
+/** What a reply resolves to: the message, or nothing from a transport that cannot tell. */
+// biome-ignore lint/suspicious/noConfusingVoidType: transports that cannot tell keep `Promise<void>` methods.
+export type MaybePosted = PostedMessage | undefined | void;
+
+/**
  * How a transport answers one interaction. Each transport implements it (discord.js, the HTTP
  * endpoint's response and webhook follow-ups, the console's printer). The dispatcher calls at most one
  * of `reply`, `defer`, `deferUpdate`, `update`, `autocomplete` first, then `editReply` only after
  * `defer` or `deferUpdate`.
  */
 export interface Responder {
-  /** Answer with a new message (callback type 4). */
-  reply(payload: ReplyPayload): Promise<void>;
+  /** Answer with a new message (callback type 4); resolves to that message where the transport can say. */
+  reply(payload: ReplyPayload): Promise<MaybePosted>;
   /** Acknowledge now and answer later with `editReply` (callback type 5); `ephemeral` is fixed here. */
   defer(options: { ephemeral: boolean }): Promise<void>;
   /** Replace the deferred reply's "thinking..." with the answer (webhook PATCH `@original`). */
-  editReply(payload: ReplyPayload): Promise<void>;
+  editReply(payload: ReplyPayload): Promise<MaybePosted>;
   /** Replace the message a button was pressed on (callback type 7). */
   update(payload: ReplyPayload): Promise<void>;
   /**

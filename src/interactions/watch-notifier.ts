@@ -2,11 +2,13 @@ import type { Community } from '../community/community.ts';
 import { questionHash } from '../community/community-store.ts';
 import type { Watch } from '../community/watch-list.ts';
 import type { Logger } from '../logging/logger.ts';
+import { citedIn } from './cited-answers.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
 import { renderAnswer } from './render/answer.ts';
 import { feedbackRow, renderWatchAnswered, withRow } from './render/community.ts';
 import { finalizeReply } from './render/payload.ts';
+import { SerialChecks } from './serial-checks.ts';
 
 /**
  * Posts a message in a channel as the bot, outside any interaction: through discord.js's REST client
@@ -14,7 +16,8 @@ import { finalizeReply } from './render/payload.ts';
  * Resolves to the new message's id when the transport knows it.
  */
 export interface ChannelPoster {
-  post(channelId: string, message: ReplyPayload): Promise<string | undefined>;
+  /** With `replyTo`, the post is a reply to that message of the channel (and fails if it is gone). */
+  post(channelId: string, message: ReplyPayload, options?: { replyTo?: string }): Promise<string | undefined>;
 }
 
 /** Passages posted for a watched question, as a first page of `/ask` would show. */
@@ -30,8 +33,7 @@ export class WatchNotifier {
   readonly #poster: ChannelPoster;
   readonly #logger: Logger;
   readonly #now: () => Date;
-  #running: Promise<number> | undefined;
-  #again: EngineView | undefined;
+  readonly #checks = new SerialChecks((engine) => this.#checkAll(engine));
 
   constructor(options: { community: Community; poster: ChannelPoster; logger: Logger; now?: () => Date }) {
     this.#community = options.community;
@@ -42,17 +44,7 @@ export class WatchNotifier {
 
   /** Checks the watched questions against `engine`; resolves to how many answers were posted. */
   check(engine: EngineView): Promise<number> {
-    if (this.#running) {
-      this.#again = engine;
-      return this.#running;
-    }
-    this.#running = this.#checkAll(engine).finally(() => {
-      this.#running = undefined;
-      const next = this.#again;
-      this.#again = undefined;
-      if (next) void this.check(next);
-    });
-    return this.#running;
+    return this.#checks.check(engine);
   }
 
   async #checkAll(engine: EngineView): Promise<number> {
@@ -111,6 +103,16 @@ export class WatchNotifier {
         citations,
         corpusVersion: engine.version,
       });
+      // Posted in the channel like an /ask answer, so followed like one for corrections.
+      if (messageId)
+        this.#community.citations.follow({
+          interactionId: `watch:${watch.id}`,
+          messageId,
+          guildId: watch.guildId,
+          channelId: watch.channelId,
+          citedAt: this.#now(),
+          passages: citedIn(answer.results),
+        });
     } catch (error) {
       this.#logger.warn('watched question: the answer was posted but not recorded', { error });
     }

@@ -10,8 +10,11 @@ import type { ChannelPoster } from '../interactions/watch-notifier.ts';
 export function restPoster(options: { apiBase: string; token: string }): ChannelPoster {
   const rest = new REST({ api: options.apiBase }).setToken(options.token);
   return {
-    async post(channelId, message: ReplyPayload) {
-      const created = (await rest.post(Routes.channelMessages(channelId), { body: message })) as APIMessage;
+    async post(channelId, message: ReplyPayload, options = {}) {
+      const body = options.replyTo
+        ? { ...message, message_reference: { message_id: options.replyTo, fail_if_not_exists: true } }
+        : message;
+      const created = (await rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
       return created.id;
     },
   };

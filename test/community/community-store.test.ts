@@ -91,7 +91,7 @@ describe('GIVEN answers in a real database file', () => {
     });
     community.watches.add({ userId: 'ann', guildId: 'g', channelId: 'c', question: 'live', at: days(-29) });
 
-    expect(community.enforceRetention(T0)).toEqual({ answers: 1, unanswered: 1, watches: 1 });
+    expect(community.enforceRetention(T0)).toEqual({ answers: 1, unanswered: 1, watches: 1, cited: 0 });
     expect(community.records.answer(old)).toBeUndefined();
     expect(community.records.answer(recent)).toBeDefined();
     expect(community.records.countsSince(days(-365))).toEqual({ answered: 1, unanswered: 1, votes: 1 });

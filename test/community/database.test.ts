@@ -35,7 +35,7 @@ describe('GIVEN the community database file', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThanOrEqual(1000);
-    expect(tables(db)).toEqual(['answers', 'unanswered', 'votes', 'watches']);
+    expect(tables(db)).toEqual(['answers', 'cited_passages', 'unanswered', 'votes', 'watches']);
     db.close();
   });
 
@@ -43,7 +43,7 @@ describe('GIVEN the community database file', () => {
     const previous = MIGRATIONS.slice(0, -1);
     const old = openDatabase(file, { migrations: previous });
     expect(old.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION - 1);
-    expect(tables(old)).not.toContain('watches');
+    expect(tables(old)).not.toContain('cited_passages');
     old
       .prepare(
         "INSERT INTO unanswered (asked_at, guild_id, channel_id, question, corpus_version) VALUES (1, 'g', 'c', 'kept?', 'v')",
@@ -63,6 +63,15 @@ describe('GIVEN the community database file', () => {
       at: new Date(),
     });
     expect(added.status).toBe('added');
+    community.citations.follow({
+      interactionId: 'i',
+      guildId: 'g',
+      channelId: 'c',
+      citedAt: new Date(),
+      passages: [{ citation: 'a#1', articleId: 'a', paragraph: 1, text: 'Words.' }],
+    });
+    community.citations.attachMessage('i', 'm');
+    expect(community.citations.isFollowed('m')).toBe(true);
     community.close();
     const db = new Database(file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
@@ -77,7 +86,7 @@ describe('GIVEN the community database file', () => {
     const before = readFileSync(file);
     expect(() => openDatabase(file)).toThrow(CommunityDatabaseError);
     expect(() => openDatabase(file)).toThrow(
-      /written by a newer Newsdesk \(schema version 3; this one knows up to 2\)/,
+      /written by a newer Newsdesk \(schema version 4; this one knows up to 3\)/,
     );
     expect(readFileSync(file).equals(before)).toBe(true);
   });

@@ -121,6 +121,13 @@ describe('GIVEN the bot with its community database, on a corpus folder moderato
       [],
     );
 
+    // Posted in the channel like an /ask answer, it is followed like one for corrections.
+    const posted = [...harness.discord.messages.values()].find((message) =>
+      message.content.startsWith(`<@${member.userId}> the archive now covers`),
+    );
+    await waitFor(() => harness.community?.citations.isFollowed(String(posted?.id)) === true);
+    expect(harness.community?.citations.isFollowed(String(posted?.id))).toBe(true);
+
     // The watch has ended: another reload posts nothing more, and /watches no longer lists it.
     await send(chatInput('reload', {}, moderator)).final({ until: isFinalReload, timeoutMs: 20_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,12 +1,19 @@
+import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Article } from '../../src/corpus/article.ts';
 import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
 import { correctionOf, shortDiff } from '../../src/factcheck/correction.ts';
-import { renderCorrection } from '../../src/interactions/render/correction.ts';
+import { renderCorrection, renderCorrections } from '../../src/interactions/render/correction.ts';
 import { finalizeReply, payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Engine } from '../../src/search/engine.ts';
 
 const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
+
+/** The paragraph `citation` as an answer served by `engine` quoted it. */
+function cited(engine: Engine, citation: string) {
+  const found = engine.passage(citation)!;
+  return { citation, articleId: found.article.id, text: found.passage.text };
+}
 
 describe('GIVEN the seed corpus before and after an edit', () => {
   let articles: Article[];
@@ -22,8 +29,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
   it('finds nothing to correct in an unchanged paragraph', () => {
     expect(
       correctionOf(
-        `${TETEGHEM}#5`,
-        before,
+        cited(before, `${TETEGHEM}#5`),
         rebuilt((a) => a),
       ),
     ).toBeNull();
@@ -35,7 +41,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
       passage.text = `${passage.text.replace('$18,000', '$16,000')} He arrived last week.`;
       return all;
     });
-    const correction = correctionOf(`${TETEGHEM}#5`, before, edited);
+    const correction = correctionOf(cited(before, `${TETEGHEM}#5`), edited);
     expect(correction).toMatchObject({ kind: 'changed', newCitation: `${TETEGHEM}#5` });
     const diff = correction?.kind === 'changed' ? correction.diff : [];
     expect(diff.filter((part) => part.op !== 'same')).toEqual([
@@ -61,7 +67,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
       }));
       return all;
     });
-    expect(correctionOf(`${TETEGHEM}#5`, before, edited)).toMatchObject({
+    expect(correctionOf(cited(before, `${TETEGHEM}#5`), edited)).toMatchObject({
       kind: 'changed',
       newCitation: `${TETEGHEM}#6`,
       diff: [{ op: 'same' }],
@@ -70,7 +76,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
 
   it('says removed when the article or the paragraph is gone', () => {
     const withoutArticle = rebuilt((all) => all.filter((a) => a.id !== TETEGHEM));
-    expect(correctionOf(`${TETEGHEM}#5`, before, withoutArticle)).toEqual({
+    expect(correctionOf(cited(before, `${TETEGHEM}#5`), withoutArticle)).toEqual({
       kind: 'removed',
       citation: `${TETEGHEM}#5`,
     });
@@ -79,9 +85,30 @@ describe('GIVEN the seed corpus before and after an edit', () => {
       article.passages = article.passages.filter((p) => p.paragraph !== 5);
       return all;
     });
-    expect(correctionOf(`${TETEGHEM}#5`, before, withoutParagraph)?.kind).toBe('removed');
+    expect(correctionOf(cited(before, `${TETEGHEM}#5`), withoutParagraph)?.kind).toBe('removed');
     expect(renderCorrection({ kind: 'removed', citation: `${TETEGHEM}#5` }).content).toContain(
       'has been removed from the coverage',
     );
+  });
+
+  it('renders the README example exactly, and several corrections of one answer in one reply', async () => {
+    const edited = rebuilt((all) => {
+      const passage = all.find((a) => a.id === TETEGHEM)!.passages[4]!;
+      passage.text = passage.text.replace('$18,000', '$16,000');
+      return all;
+    });
+    const changed = correctionOf(cited(before, `${TETEGHEM}#5`), edited)!;
+    const article = edited.article(TETEGHEM)!;
+    const readme = await readFile('README.md', 'utf8');
+    const example = /\*\*Corrections followed\.\*\*[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(readme)?.[1];
+    expect(finalizeReply(renderCorrection(changed, article)).content).toBe(example);
+
+    const removed = { kind: 'removed', citation: `${TETEGHEM}#2` } as const;
+    const both = finalizeReply(
+      renderCorrections([{ correction: changed, article }, { correction: removed }]),
+    );
+    expect(payloadViolations(both)).toEqual([]);
+    expect(both.content).toContain('~~$18,000~~ __$16,000__');
+    expect(both.content).toContain(`\`${TETEGHEM}#2\`, has been removed from the coverage`);
   });
 });

@@ -6,8 +6,11 @@ import { COLOUR, PLAIN, renderText } from './render-text.ts';
 export function consolePoster(output: Writable): ChannelPoster {
   const palette = (output as { isTTY?: boolean }).isTTY ? COLOUR : PLAIN;
   return {
-    async post(channelId, message) {
-      output.write(`${palette.dim(`(posted in channel ${channelId})`)}\n${renderText(message, palette)}\n`);
+    async post(channelId, message, options = {}) {
+      const where = options.replyTo
+        ? `(posted in channel ${channelId}, replying to message ${options.replyTo})`
+        : `(posted in channel ${channelId})`;
+      output.write(`${palette.dim(where)}\n${renderText(message, palette)}\n`);
       return undefined;
     },
   };

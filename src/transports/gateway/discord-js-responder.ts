@@ -7,7 +7,12 @@ import {
   type MessageContextMenuCommandInteraction,
   MessageFlags,
 } from 'discord.js';
-import type { AutocompleteChoice, ReplyPayload, Responder } from '../../interactions/incoming.ts';
+import type {
+  AutocompleteChoice,
+  PostedMessage,
+  ReplyPayload,
+  Responder,
+} from '../../interactions/incoming.ts';
 
 type Answerable =
   | ChatInputCommandInteraction
@@ -19,17 +24,25 @@ type Answerable =
 export class DiscordJsResponder implements Responder {
   constructor(private readonly interaction: Answerable) {}
 
-  async reply(payload: ReplyPayload): Promise<void> {
+  async reply(payload: ReplyPayload): Promise<PostedMessage> {
     const interaction = this.repliable();
-    await interaction.reply({ ...body(payload), flags: (payload.flags ?? 0) & MessageFlags.Ephemeral });
+    // With the response, Discord says which message the reply created (no second request for it).
+    const response = await interaction.reply({
+      ...body(payload),
+      flags: (payload.flags ?? 0) & MessageFlags.Ephemeral,
+      withResponse: true,
+    });
+    const id = response.resource?.message?.id ?? response.interaction.responseMessageId ?? undefined;
+    return { id: async () => id };
   }
 
   async defer(options: { ephemeral: boolean }): Promise<void> {
     await this.repliable().deferReply(options.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
   }
 
-  async editReply(payload: ReplyPayload): Promise<void> {
-    await this.repliable().editReply(body(payload));
+  async editReply(payload: ReplyPayload): Promise<PostedMessage> {
+    const message = await this.repliable().editReply(body(payload));
+    return { id: async () => message.id };
   }
 
   async followUp(payload: ReplyPayload): Promise<void> {

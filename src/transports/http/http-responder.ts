@@ -1,6 +1,14 @@
 import { type APIInteractionResponse, InteractionResponseType, MessageFlags } from 'discord.js';
-import type { AutocompleteChoice, ReplyPayload, Responder } from '../../interactions/incoming.ts';
-import type { WebhookClient } from './webhook-client.ts';
+import type {
+  AutocompleteChoice,
+  PostedMessage,
+  ReplyPayload,
+  Responder,
+} from '../../interactions/incoming.ts';
+import { type WebhookClient, WebhookError } from './webhook-client.ts';
+
+/** Lookups of the original response's message before its id is given up (see `#originalId`). */
+const ORIGINAL_LOOKUPS = 4;
 
 /** How the interaction was first answered, which decides where later calls go. */
 export type FirstResponse = 'replied' | 'deferred' | 'updated' | 'autocompleted';
@@ -46,17 +54,20 @@ export class HttpResponder implements Responder {
     return this.#first;
   }
 
-  async reply(payload: ReplyPayload): Promise<void> {
+  async reply(payload: ReplyPayload): Promise<PostedMessage | undefined> {
     if (this.#first === undefined) {
-      return this.#respond('replied', {
+      await this.#respond('replied', {
         type: InteractionResponseType.ChannelMessageWithSource,
         data: safe(payload),
       });
+      // The HTTP response carries no message id: asked of the webhook only when someone needs it.
+      return { id: () => this.#originalId() };
     }
     if (this.#autoDeferred) return this.#answerAutoDeferred(payload);
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
     await webhook.followUp(applicationId, token, safe(payload));
+    return undefined;
   }
 
   async defer(options: { ephemeral: boolean }): Promise<void> {
@@ -71,13 +82,14 @@ export class HttpResponder implements Responder {
     });
   }
 
-  async editReply(payload: ReplyPayload): Promise<void> {
+  async editReply(payload: ReplyPayload): Promise<PostedMessage | undefined> {
     if (this.#first === undefined)
       throw new Error('HttpResponder: editReply() before the interaction was answered');
     if (this.#autoDeferred) return this.#answerAutoDeferred(payload);
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
-    await webhook.editMessage(applicationId, token, this.#answerMessage, safe(payload));
+    const edited = await webhook.editMessage(applicationId, token, this.#answerMessage, safe(payload));
+    return posted(edited);
   }
 
   async update(payload: ReplyPayload): Promise<void> {
@@ -134,18 +146,31 @@ export class HttpResponder implements Responder {
    * "thinking…" message, unless it is private, which an edit cannot make it; then the placeholder is
    * removed and the answer sent as a private follow-up, which later edits then target.
    */
-  async #answerAutoDeferred(payload: ReplyPayload): Promise<void> {
+  async #answerAutoDeferred(payload: ReplyPayload): Promise<PostedMessage | undefined> {
     this.#autoDeferred = false;
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
-    if (!isEphemeral(payload)) {
-      await webhook.editOriginal(applicationId, token, safe(payload));
-      return;
-    }
+    if (!isEphemeral(payload)) return posted(await webhook.editOriginal(applicationId, token, safe(payload)));
     await webhook.deleteOriginal(applicationId, token);
-    const sent = await webhook.followUp(applicationId, token, safe(payload));
-    if (typeof sent === 'object' && sent !== null && 'id' in sent && typeof sent.id === 'string') {
-      this.#answerMessage = sent.id;
+    const sent = idOf(await webhook.followUp(applicationId, token, safe(payload)));
+    if (sent) this.#answerMessage = sent;
+    return posted({ id: sent });
+  }
+
+  /**
+   * The id of the message the HTTP response created. Discord creates it once it has read the response,
+   * so a lookup that comes first finds nothing (404) and is tried again, a few times.
+   */
+  async #originalId(): Promise<string | undefined> {
+    const { applicationId, token, webhook } = this.#options;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return idOf(await webhook.getOriginal(applicationId, token));
+      } catch (error) {
+        if (!(error instanceof WebhookError && error.status === 404) || attempt >= ORIGINAL_LOOKUPS)
+          throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+      }
     }
   }
 
@@ -154,6 +179,19 @@ export class HttpResponder implements Responder {
     this.#sent = this.#options.respond(body);
     return this.#sent;
   }
+}
+
+/** The `id` of a message Discord returned, if it is one. */
+function idOf(message: unknown): string | undefined {
+  return typeof message === 'object' && message !== null && 'id' in message && typeof message.id === 'string'
+    ? message.id
+    : undefined;
+}
+
+/** A message the webhook returned, as a `PostedMessage`. */
+function posted(message: unknown): PostedMessage {
+  const id = idOf(message);
+  return { id: async () => id };
 }
 
 function isEphemeral(payload: ReplyPayload): boolean {

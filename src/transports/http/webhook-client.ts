@@ -67,6 +67,11 @@ export class WebhookClient {
     );
   }
 
+  /** `GET /webhooks/{application}/{token}/messages/@original`: the message the response created. */
+  getOriginal(applicationId: string, token: string): Promise<unknown> {
+    return this.#send('GET', `${route(applicationId, token)}/messages/@original`);
+  }
+
   /** `DELETE /webhooks/{application}/{token}/messages/@original`. */
   deleteOriginal(applicationId: string, token: string): Promise<unknown> {
     return this.#send('DELETE', `${route(applicationId, token)}/messages/@original`);

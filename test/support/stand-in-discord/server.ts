@@ -103,7 +103,7 @@ export class StandInDiscord {
   readonly identifies: GatewayIdentifyData[] = [];
   /** Query strings of gateway connections (`v=10&encoding=json`). */
   readonly gatewayQueries: string[] = [];
-  /** Messages created by the bot's replies, by id (buttons are pressed on these). */
+  /** Messages created by the bot's replies and posts, by id (buttons are pressed on these). */
   readonly messages = new Map<string, APIMessage>();
   /** Application commands registered with `PUT .../commands`, by route. */
   readonly registered = new Map<string, unknown[]>();
@@ -163,6 +163,17 @@ export class StandInDiscord {
     this.#exchanges.set(interaction.token, exchange);
     this.#sequence += 1;
     socket.send(JSON.stringify({ op: 0, t: 'INTERACTION_CREATE', s: this.#sequence, d: interaction }));
+    return exchange;
+  }
+
+  /**
+   * An interaction a test sent to the HTTP endpoint itself, and the endpoint's HTTP response: taken as
+   * Discord takes it (a reply creates the message that `GET …/messages/@original` then returns).
+   */
+  answeredOverHttp(interaction: APIInteraction, response: Callback): Exchange {
+    const exchange = new Exchange(interaction);
+    this.#exchanges.set(interaction.token, exchange);
+    this.#callback(interaction.token, response);
     return exchange;
   }
 
@@ -282,10 +293,22 @@ export class StandInDiscord {
       'POST',
       /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
       ({ match, url, body, send }) => {
-        this.#callback(match[2]!, body as Callback);
-        if (url.searchParams.get('with_response') === 'true')
-          send(200, { interaction: { id: match[1], type: 2 } });
-        else send(204);
+        const callback = body as Callback;
+        const message = this.#callback(match[2]!, callback);
+        if (url.searchParams.get('with_response') !== 'true') return send(204);
+        // As Discord does: the interaction, and the message the response created or updated.
+        send(200, {
+          interaction: {
+            id: match[1],
+            type: 2,
+            ...(message
+              ? { response_message_id: message.id, response_message_loading: callback.type === 5 }
+              : {}),
+          },
+          ...(message && (callback.type === 4 || callback.type === 7)
+            ? { resource: { type: callback.type, message } }
+            : {}),
+        });
       },
     ],
     [
@@ -336,23 +359,47 @@ export class StandInDiscord {
     [
       'POST',
       /^\/channels\/(\d+)\/messages$/,
-      ({ match, body, send }) => send(200, this.#store(undefined, body as Record<string, unknown>, match[1])),
+      ({ match, body, send }) => {
+        const data = body as Record<string, unknown>;
+        const reference = data.message_reference as
+          | { message_id?: string; fail_if_not_exists?: boolean }
+          | undefined;
+        // A reply to a message that is gone fails, as on Discord, unless told not to.
+        if (
+          reference?.message_id &&
+          !this.messages.has(reference.message_id) &&
+          reference.fail_if_not_exists !== false
+        )
+          return send(400, {
+            message: 'Invalid Form Body',
+            code: 50035,
+            errors: {
+              message_reference: {
+                _errors: [{ code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', message: 'Unknown message' }],
+              },
+            },
+          });
+        send(200, this.#store(undefined, data, match[1]));
+      },
     ],
   ];
 
-  #callback(token: string, callback: Callback): void {
+  /** Records a callback; returns the message it created or changed, if any. */
+  #callback(token: string, callback: Callback): APIMessage | undefined {
     const exchange = this.#exchanges.get(token);
-    if (!exchange) return;
+    if (!exchange) return undefined;
     exchange.callbacks.push(callback);
-    if (callback.type === 4) exchange.message = this.#store(undefined, callback.data ?? {});
+    let changed: APIMessage | undefined;
+    if (callback.type === 4) changed = exchange.message = this.#store(undefined, callback.data ?? {});
     const pressed = 'message' in exchange.interaction ? exchange.interaction.message : undefined;
-    if (callback.type === 7 && pressed) this.#store(pressed.id, callback.data ?? {});
+    if (callback.type === 7 && pressed) changed = this.#store(pressed.id, callback.data ?? {});
     // A deferred update (type 6) leaves the message as it is; `@original` is then that message.
     if (callback.type === 6 && pressed) {
       if (!this.messages.has(pressed.id)) this.messages.set(pressed.id, pressed);
       exchange.message = this.messages.get(pressed.id);
     }
     exchange.notify();
+    return changed;
   }
 
   /** Creates or updates a message the bot sent, as Discord would store it. */
@@ -365,7 +412,7 @@ export class StandInDiscord {
         timestamp: new Date().toISOString(),
         components: [],
       }),
-      ...pick(data, ['content', 'embeds', 'components', 'flags']),
+      ...pick(data, ['content', 'embeds', 'components', 'flags', 'message_reference']),
     } as APIMessage;
     this.messages.set(message.id, message);
     return message;

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { APIEmbed, APIInteraction, APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,5 +99,38 @@ describe('GIVEN the HTTP endpoint with a community database, started as `npm run
     const body = post?.body as { content: string; allowed_mentions: unknown };
     expect(body.allowed_mentions).toEqual({ parse: [], users: [reader.userId] });
     expect(body.content).toMatch(new RegExp(`^<@${reader.userId}> the archive now covers`));
+  });
+
+  it('a public answer is followed through the webhook’s copy of its message; a reload that edits its cited paragraph replies to it once, through REST', async () => {
+    const raw = chatInput(
+      'ask',
+      { question: 'How much did the migrant spend traveling from Syria?' },
+      reader,
+    );
+    const asked = await interact(raw);
+    expect(asked.type).toBe(4);
+    // Discord creates the message from the HTTP response; the endpoint then reads its id back.
+    const message = discord.answeredOverHttp(raw, asked).message as APIMessage;
+    const deadline = Date.now() + 15_000;
+    while (!app.records.community?.citations.isFollowed(message.id) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(app.records.community?.citations.isFollowed(message.id)).toBe(true);
+
+    const file = path.join(corpus, 'teteghem-mayor-threatened-with-gun.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('$18,000', '$16,000'));
+    expect((await app.lifecycle.reload()).status).toBe('reloaded');
+    const replies = () =>
+      discord.requests.filter(
+        (request) =>
+          (request.body as { message_reference?: { message_id?: string } } | undefined)?.message_reference
+            ?.message_id === message.id,
+      );
+    while (replies().length === 0 && Date.now() < deadline + 15_000)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(replies()).toHaveLength(1);
+    expect(replies()[0]?.authorization).toBe(`Bot ${discord.token}`);
+    expect((replies()[0]?.body as { content?: string } | undefined)?.content).toContain(
+      '~~$18,000~~ __$16,000__',
+    );
   });
 });
