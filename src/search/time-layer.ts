@@ -38,11 +38,13 @@ export function* answerInTime(
   const reorders =
     words !== undefined && (words.recent || (words.named !== undefined && period === undefined));
   const pool = reorders ? Math.max(shown, TIME_ORDER_POOL) : shown;
-  // The question is searched as the ranking was fitted, time words and all; without them when that finds
-  // nothing (a year no article mentions), and always within a named period, which the filter stands for.
+  // The question is searched as the ranking was fitted, time words and all; without a named year or month
+  // when that finds nothing (a year no article mentions), and always within a named period, which the
+  // filter stands for. A recency word ("today") is never dropped: without it an off-topic question
+  // ("the weather in Calais today?") would be asked again with less to refuse it on.
   const topic = words && words.topic !== '' ? words.topic : question;
   let all = yield* search(question, period, pool);
-  if (all.length === 0 && topic !== question) all = yield* search(topic, period, pool);
+  if (all.length === 0 && words?.named && topic !== question) all = yield* search(topic, period, pool);
   const time: AnswerTime = {};
   let groups = all;
   if (words?.named && period === undefined) {
@@ -52,7 +54,10 @@ export function* answerInTime(
       groups = preferPeriod(within, all);
       time.named = { label: named.label, found: true };
     } else {
-      const nearest = nearestTo(all, named.period, named.label.includes(' '));
+      // Nearest in time among the topic's coverage: the year asked, which no article of then holds, would
+      // otherwise count against the reports of other years.
+      const around = topic === question ? all : yield* search(topic, period, pool);
+      const nearest = nearestTo(around.length > 0 ? around : all, named.period, named.label.includes(' '));
       groups = nearest.groups;
       time.named = {
         label: named.label,
