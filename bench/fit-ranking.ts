@@ -492,11 +492,15 @@ function outcome(ranked: Ranked[], threshold: number) {
 
 /**
  * The threshold is the highest at which no answerable set has more than `MAX_EMPTY` of its questions
- * answered "no coverage" (the issue's line for NewsQA over the archive, 5%), and no seed question at
- * all: the seed articles plainly answer every one. Past it, every step turns answerable questions away.
+ * answered "no coverage" (the issue's line for NewsQA over the archive, 5%), and the seed set no more
+ * than 10%. Turning no seed question away at all would take a threshold of 0.15, at which a question
+ * about a bridge the corpus never mentions gets a lighthouse rescue for an answer (see
+ * test/e2e/community.test.ts) and four in five off-topic questions over the archive get an answer:
+ * main's model refused 20% of the seed questions, and this line keeps its off-topic refusals while
+ * refusing half as many. Past it, every step turns more answerable questions away.
  */
 const MAX_EMPTY = 0.05;
-const maxEmpty = (set: string) => (set === 'seed' ? 0 : MAX_EMPTY);
+const maxEmpty = (set: string) => (set === 'seed' ? 0.1 : MAX_EMPTY);
 
 function withinEmptyLine(at: ReturnType<typeof outcome>): boolean {
   return answerableSets.every((set) => at.get(set)!.empty <= maxEmpty(set) * at.get(set)!.n);

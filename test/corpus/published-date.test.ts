@@ -39,6 +39,9 @@ describe('publication dates', () => {
       'dock-strike-undated': null,
       'wire-1987': '1987-02-26T15:01:11.79',
       'wire-2015': '2015-08-15',
+      'port-sale-wire': '2016-02-01T09:00:00Z',
+      'port-sale-courier': '2016-02-03',
+      'port-sale-gazette': '2016-06-30',
     });
   });
 

@@ -164,7 +164,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     }).output;
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Registered 12 commands to guild/);
+    expect(stdout).toMatch(/^Registered 13 commands to guild/);
     const registered = discord.registered.get(
       `/applications/${ids.application}/guilds/${ids.guild}/commands`,
     ) as {
@@ -185,6 +185,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
         'gaps',
         'reload',
         'sources',
+        'timeline',
         'watches',
       ].sort(),
     );
@@ -204,8 +205,8 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     });
     const { scope, registered } = await deployCommands(config);
     expect(scope).toBe('globally');
-    expect(registered).toHaveLength(12);
-    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(12);
+    expect(registered).toHaveLength(13);
+    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(13);
   });
 
   it('deployCommands without an application id says which settings it needs', async () => {
