@@ -58,7 +58,8 @@ describe('GIVEN three outlets reporting one statement with different figures and
     expect(disagreementsIn(answer.results, seed).size).toBe(0);
   });
 
-  it('the CLI prints them, in text and in JSON', async () => {
+  // Two CLI processes, each with its index worker: 21 s alone at load 15, past 30 s in the full suite.
+  it('the CLI prints them, in text and in JSON', { timeout: 90_000 }, async () => {
     const run = (args: string[]) =>
       new Promise<string>((resolve) =>
         execFile(
