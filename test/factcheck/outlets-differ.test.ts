@@ -76,8 +76,7 @@ describe('GIVEN three outlets reporting one statement with different figures and
       results: { outletsDiffer: { kind: string }[] }[];
     };
     expect(json.results[0]?.outletsDiffer.map((d) => d.kind)).toEqual(['number', 'date']);
-    // Two processes started through tsx: at load 28 on the shared machine they took over 30 s.
-  }, 90_000);
+  });
 });
 
 describe('GIVEN the bot on those outlets, logged in to the stand-in Discord', () => {
