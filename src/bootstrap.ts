@@ -7,7 +7,7 @@ import { openFeeds } from './feeds/start-feeds.ts';
 import type { AnyCommand } from './interactions/command.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
-import type { ChannelPoster } from './interactions/watch-notifier.ts';
+import type { ChannelPoster } from './interactions/reload-notifier.ts';
 import type { Library } from './library.ts';
 import type { CorpusLifecycle } from './lifecycle/corpus-lifecycle.ts';
 import { openLibrary, type RunningLifecycle, startLifecycle } from './lifecycle/start-lifecycle.ts';

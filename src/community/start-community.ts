@@ -1,7 +1,8 @@
 import type { Config } from '../config.ts';
 import { CorrectionNotifier } from '../interactions/correction-notifier.ts';
 import type { EngineView } from '../interactions/library-view.ts';
-import { type ChannelPoster, WatchNotifier } from '../interactions/watch-notifier.ts';
+import type { ChannelPoster } from '../interactions/reload-notifier.ts';
+import { WatchNotifier } from '../interactions/watch-notifier.ts';
 import type { Logger } from '../logging/logger.ts';
 import { Community } from './community.ts';
 import { CommunityDatabaseError } from './database.ts';

@@ -1,12 +1,9 @@
 import { FOLLOW_DAYS, type FollowedPassage } from '../community/cited-passages.ts';
-import type { Community } from '../community/community.ts';
 import { type Correction, correctionOf } from '../factcheck/correction.ts';
-import type { Logger } from '../logging/logger.ts';
 import type { EngineView } from './library-view.ts';
+import { ReloadNotifier } from './reload-notifier.ts';
 import { renderCorrections, type ShownCorrection } from './render/correction.ts';
 import { finalizeReply } from './render/payload.ts';
-import { SerialChecks } from './serial-checks.ts';
-import type { ChannelPoster } from './watch-notifier.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -16,31 +13,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * word diff and the new citation, or "removed from the coverage". Checks never overlap: a reload
  * during a check runs another check after it, on the engine serving by then.
  */
-export class CorrectionNotifier {
-  readonly #community: Community;
-  readonly #poster: ChannelPoster;
-  readonly #logger: Logger;
-  readonly #now: () => Date;
-  readonly #checks = new SerialChecks((engine) => this.#checkAll(engine));
-
-  constructor(options: { community: Community; poster: ChannelPoster; logger: Logger; now?: () => Date }) {
-    this.#community = options.community;
-    this.#poster = options.poster;
-    this.#logger = options.logger;
-    this.#now = options.now ?? (() => new Date());
-  }
-
-  /** Checks the followed citations against `engine`; resolves to how many replies were posted. */
-  check(engine: EngineView): Promise<number> {
-    return this.#checks.check(engine);
-  }
-
-  async #checkAll(engine: EngineView): Promise<number> {
+export class CorrectionNotifier extends ReloadNotifier {
+  protected async checkAll(engine: EngineView): Promise<number> {
     let due: FollowedPassage[];
     try {
-      due = this.#community.citations.due(new Date(this.#now().getTime() - FOLLOW_DAYS * DAY_MS));
+      due = this.community.citations.due(new Date(this.now().getTime() - FOLLOW_DAYS * DAY_MS));
     } catch (error) {
-      this.#logger.error('corrections: could not read the database', { error });
+      this.logger.error('corrections: could not read the database', { error });
       return 0;
     }
     const byMessage = new Map<string, { channelId: string; found: ShownCorrection[] }>();
@@ -56,11 +35,11 @@ export class CorrectionNotifier {
       try {
         if (await this.#reply(messageId, channelId, found)) posted += 1;
       } catch (error) {
-        this.#logger.error('correction: reply failed', { message: messageId, error });
+        this.logger.error('correction: reply failed', { message: messageId, error });
       }
     }
     if (byMessage.size > 0)
-      this.#logger.info('corrections to cited answers checked', {
+      this.logger.info('corrections to cited answers checked', {
         followed: due.length,
         answers: byMessage.size,
         posted,
@@ -71,23 +50,23 @@ export class CorrectionNotifier {
   async #reply(messageId: string, channelId: string, found: ShownCorrection[]): Promise<boolean> {
     // Another shard or replica reloading the same change, or an earlier run, may have taken some.
     const claimed = new Set(
-      this.#community.citations.claim(
+      this.community.citations.claim(
         messageId,
         found.map((item) => item.correction.citation),
-        this.#now(),
+        this.now(),
       ),
     );
     const mine = found.filter((item) => claimed.has(item.correction.citation));
     if (mine.length === 0) return false;
     const citations = mine.map((item) => item.correction.citation);
     try {
-      await this.#poster.post(channelId, finalizeReply(renderCorrections(mine)), { replyTo: messageId });
+      await this.poster.post(channelId, finalizeReply(renderCorrections(mine)), { replyTo: messageId });
     } catch (error) {
-      const kept = this.#community.citations.release(messageId, citations);
-      this.#logger.warn('correction: replying to the answer failed', { message: messageId, kept, error });
+      const kept = this.community.citations.release(messageId, citations);
+      this.logger.warn('correction: replying to the answer failed', { message: messageId, kept, error });
       return false;
     }
-    this.#logger.info('correction replied to a cited answer', { message: messageId, citations });
+    this.logger.info('correction replied to a cited answer', { message: messageId, citations });
     return true;
   }
 }

@@ -1,24 +1,11 @@
-import type { Community } from '../community/community.ts';
 import { questionHash } from '../community/community-store.ts';
 import type { Watch } from '../community/watch-list.ts';
-import type { Logger } from '../logging/logger.ts';
 import { citedIn } from './cited-answers.ts';
-import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
+import { ReloadNotifier } from './reload-notifier.ts';
 import { renderAnswer } from './render/answer.ts';
 import { feedbackRow, renderWatchAnswered, withRow } from './render/community.ts';
 import { finalizeReply } from './render/payload.ts';
-import { SerialChecks } from './serial-checks.ts';
-
-/**
- * Posts a message in a channel as the bot, outside any interaction: through discord.js's REST client
- * on the gateway, through the REST API with the bot token on the HTTP endpoint, printed at the console.
- * Resolves to the new message's id when the transport knows it.
- */
-export interface ChannelPoster {
-  /** With `replyTo`, the post is a reply to that message of the channel (and fails if it is gone). */
-  post(channelId: string, message: ReplyPayload, options?: { replyTo?: string }): Promise<string | undefined>;
-}
 
 /** Passages posted for a watched question, as a first page of `/ask` would show. */
 const WATCH_ANSWER_LIMIT = 3;
@@ -28,42 +15,24 @@ const WATCH_ANSWER_LIMIT = 3;
  * in the channel where they were asked. Checks never overlap: a reload during a check runs another
  * check after it, on the engine serving by then.
  */
-export class WatchNotifier {
-  readonly #community: Community;
-  readonly #poster: ChannelPoster;
-  readonly #logger: Logger;
-  readonly #now: () => Date;
-  readonly #checks = new SerialChecks((engine) => this.#checkAll(engine));
-
-  constructor(options: { community: Community; poster: ChannelPoster; logger: Logger; now?: () => Date }) {
-    this.#community = options.community;
-    this.#poster = options.poster;
-    this.#logger = options.logger;
-    this.#now = options.now ?? (() => new Date());
-  }
-
-  /** Checks the watched questions against `engine`; resolves to how many answers were posted. */
-  check(engine: EngineView): Promise<number> {
-    return this.#checks.check(engine);
-  }
-
-  async #checkAll(engine: EngineView): Promise<number> {
+export class WatchNotifier extends ReloadNotifier {
+  protected async checkAll(engine: EngineView): Promise<number> {
     let posted = 0;
     let due: Watch[];
     try {
-      due = this.#community.watches.due(this.#now());
+      due = this.community.watches.due(this.now());
     } catch (error) {
-      this.#logger.error('watched questions: could not read the database', { error });
+      this.logger.error('watched questions: could not read the database', { error });
       return 0;
     }
     for (const watch of due) {
       try {
         if (await this.#answer(watch, engine)) posted += 1;
       } catch (error) {
-        this.#logger.error('watched question: check failed', { watch: watch.id, error });
+        this.logger.error('watched question: check failed', { watch: watch.id, error });
       }
     }
-    if (due.length > 0) this.#logger.info('watched questions checked', { watched: due.length, posted });
+    if (due.length > 0) this.logger.info('watched questions checked', { watched: due.length, posted });
     return posted;
   }
 
@@ -71,7 +40,7 @@ export class WatchNotifier {
     const answer = await engine.answerAsync(watch.question, { limit: WATCH_ANSWER_LIMIT });
     if (answer.results.length === 0) return false;
     // Another shard or replica checking after the same reload may have taken it already.
-    if (!this.#community.watches.claim(watch.id, this.#now())) return false;
+    if (!this.community.watches.claim(watch.id, this.now())) return false;
     const citations = answer.results.map((result) => result.citation);
     const rendered = withRow(
       renderAnswer(answer, { question: watch.question, limit: WATCH_ANSWER_LIMIT, offset: 0, source: null }),
@@ -81,40 +50,40 @@ export class WatchNotifier {
     let messageId: string | undefined;
     try {
       // finalizeReply fits the limits and silences every mention; then the watcher alone is let through.
-      messageId = await this.#poster.post(watch.channelId, {
+      messageId = await this.poster.post(watch.channelId, {
         ...finalizeReply(message),
         allowed_mentions: message.allowed_mentions ?? { parse: [] },
       });
     } catch (error) {
-      const kept = this.#community.watches.release(watch.id);
-      this.#logger.warn('watched question: posting the answer failed', { watch: watch.id, kept, error });
+      const kept = this.community.watches.release(watch.id);
+      this.logger.warn('watched question: posting the answer failed', { watch: watch.id, kept, error });
       return false;
     }
-    this.#community.watches.finish(watch.id);
-    this.#logger.info('watched question answered', { watch: watch.id, channel: watch.channelId });
+    this.community.watches.finish(watch.id);
+    this.logger.info('watched question answered', { watch: watch.id, channel: watch.channelId });
     try {
-      this.#community.records.recordAnswer({
+      this.community.records.recordAnswer({
         guildId: watch.guildId,
         channelId: watch.channelId,
         messageId: messageId ?? null,
-        answeredAt: this.#now(),
-        question: this.#community.recordQuestions ? watch.question : null,
+        answeredAt: this.now(),
+        question: this.community.recordQuestions ? watch.question : null,
         questionHash: questionHash(watch.question),
         citations,
         corpusVersion: engine.version,
       });
       // Posted in the channel like an /ask answer, so followed like one for corrections.
       if (messageId)
-        this.#community.citations.follow({
+        this.community.citations.follow({
           interactionId: `watch:${watch.id}`,
           messageId,
           guildId: watch.guildId,
           channelId: watch.channelId,
-          citedAt: this.#now(),
+          citedAt: this.now(),
           passages: citedIn(answer.results),
         });
     } catch (error) {
-      this.#logger.warn('watched question: the answer was posted but not recorded', { error });
+      this.logger.warn('watched question: the answer was posted but not recorded', { error });
     }
     return true;
   }

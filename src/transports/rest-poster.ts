@@ -1,6 +1,6 @@
 import { type APIMessage, REST, Routes } from 'discord.js';
 import type { ReplyPayload } from '../interactions/incoming.ts';
-import type { ChannelPoster } from '../interactions/watch-notifier.ts';
+import type { ChannelPoster } from '../interactions/reload-notifier.ts';
 
 /**
  * Posts as the bot through Discord's REST API (`POST /channels/{id}/messages`, authorised by the bot

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { ChannelPoster } from '../../interactions/watch-notifier.ts';
+import type { ChannelPoster } from '../../interactions/reload-notifier.ts';
 import { COLOUR, PLAIN, renderText } from './render-text.ts';
 
 /** At the console, a post "in the channel" (a watched question answered) is printed, marked as such. */
