@@ -3,6 +3,7 @@ import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HOSTILE, hostileCorpus, TERMINAL_CONTROLS } from '../support/hostile-corpus.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -250,27 +251,20 @@ describe('npm run ask', { timeout: 90_000 }, () => {
   });
 
   it('never writes terminal escapes or controls from the corpus or the question to the terminal', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'newsdesk-ask-'));
-    const hostile = '\u001b]0;owned\u0007\u001b[2J\u009b31m\u202e';
-    await writeFile(
-      join(dir, 'lighthouse.md'),
-      `---\ntitle: Lighthouse ${hostile}keeper rescues kayakers\npublisher: Wire${hostile}\n---\n\n` +
-        `A lighthouse keeper ${hostile}rescued four kayakers off Gravelines on Sunday.\n`,
-    );
-    const controls = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
-    const text = await ask(['--corpus', dir, `who rescued the kayakers ${hostile}?`]);
+    const dir = await hostileCorpus();
+    const text = await ask(['--corpus', dir, `who rescued the kayakers ${HOSTILE}?`]);
     expect(text.stdout).toContain('rescued four kayakers');
-    expect(text.stdout).not.toMatch(controls);
+    expect(text.stdout).not.toMatch(TERMINAL_CONTROLS);
     // Controls alone, without the words the article holds too ("owned", "2J31m"): a question about nothing here.
     const bare = '\u001b\u0007\u009b\u202e';
     const missing = await ask(['--corpus', dir, '--stdin'], `volcano eruption ${bare}\n`);
     expect(missing.stdout).toContain('No coverage found');
-    expect(missing.stdout).not.toMatch(controls);
+    expect(missing.stdout).not.toMatch(TERMINAL_CONTROLS);
     // JSON keeps the text verbatim for programs, written so that a terminal shows it inert.
-    const json = await ask(['--json', '--corpus', dir, `who rescued the kayakers ${hostile}?`]);
-    expect(json.stdout).not.toMatch(controls);
+    const json = await ask(['--json', '--corpus', dir, `who rescued the kayakers ${HOSTILE}?`]);
+    expect(json.stdout).not.toMatch(TERMINAL_CONTROLS);
     const parsed = JSON.parse(json.stdout) as { query: string; results: { title: string }[] };
-    expect(parsed.query).toContain(hostile);
-    expect(parsed.results[0]?.title).toContain(hostile);
+    expect(parsed.query).toContain(HOSTILE);
+    expect(parsed.results[0]?.title).toContain(HOSTILE);
   });
 });

@@ -1,8 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HOSTILE, hostileCorpus, TERMINAL_CONTROLS } from '../support/hostile-corpus.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -67,25 +65,18 @@ describe('npm run check-quote', () => {
     expect(none.stderr).toContain('no quotation given');
   });
   it('never writes terminal escapes or controls from the corpus or the quotation to the terminal', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'newsdesk-check-quote-'));
-    const hostile = '\u001b]0;owned\u0007\u001b[2J\u009b31m\u202e';
-    await writeFile(
-      join(dir, 'lighthouse.md'),
-      `---\ntitle: Lighthouse ${hostile}keeper rescues kayakers\npublisher: Wire${hostile}\n---\n\n` +
-        `A lighthouse keeper ${hostile}rescued four kayakers off Gravelines on Sunday.\n`,
-    );
-    const controls = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
-    const text = await checkQuote(['--corpus', dir, `A lighthouse keeper ${hostile}rescued four kayakers`]);
+    const dir = await hostileCorpus();
+    const text = await checkQuote(['--corpus', dir, `A lighthouse keeper ${HOSTILE}rescued four kayakers`]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('rescued four kayakers');
-    expect(text.stdout).not.toMatch(controls);
+    expect(text.stdout).not.toMatch(TERMINAL_CONTROLS);
     const json = await checkQuote([
       '--json',
       '--corpus',
       dir,
-      `A lighthouse keeper ${hostile}rescued four kayakers`,
+      `A lighthouse keeper ${HOSTILE}rescued four kayakers`,
     ]);
-    expect(json.stdout).not.toMatch(controls);
-    expect((JSON.parse(json.stdout) as { passage: string }).passage).toContain(hostile);
+    expect(json.stdout).not.toMatch(TERMINAL_CONTROLS);
+    expect((JSON.parse(json.stdout) as { passage: string }).passage).toContain(HOSTILE);
   });
 });
