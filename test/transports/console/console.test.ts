@@ -88,13 +88,17 @@ describe('the local console', () => {
     expect(out).toContain('There is no such button on the last reply.');
   });
 
-  it('narrows /ask to a period with since: and until:, dating every citation', async () => {
-    const dated = createDispatchContext({
+  /** The console's context on the dated fixture corpus. */
+  const datedContext = async () =>
+    createDispatchContext({
       commands,
       library: await Library.open(DATED_CORPUS),
       config: loadConfig({ RATE_LIMIT_QUESTIONS: '100' }),
       logger: memoryLogger(),
     });
+
+  it('narrows /ask to a period with since: and until:, dating every citation', async () => {
+    const dated = await datedContext();
     const out = await session(dated, [
       '/ask Gravelines dock strike since:2015-08 until:2015-08-01',
       '/ask Gravelines dock strike until:yesterday',
@@ -110,12 +114,7 @@ describe('the local console', () => {
   });
 
   it("shows a /timeline page by page, and an answer's Timeline button", async () => {
-    const dated = createDispatchContext({
-      commands,
-      library: await Library.open(DATED_CORPUS),
-      config: loadConfig({ RATE_LIMIT_QUESTIONS: '100' }),
-      logger: memoryLogger(),
-    });
+    const dated = await datedContext();
     const out = await session(dated, [
       '/timeline Gravelines',
       '/press 2',
