@@ -43,8 +43,14 @@ export function* answerInTime(
   // filter stands for. A recency word ("today") is never dropped: without it an off-topic question
   // ("the weather in Calais today?") would be asked again with less to refuse it on.
   const topic = words && words.topic !== '' ? words.topic : question;
+  const dropsNamed = words?.named !== undefined && topic !== question;
+  // The topic without its named year or month, searched at most once.
+  let ofTopic: ReportGroup[] | undefined;
   let all = yield* search(question, period, pool);
-  if (all.length === 0 && words?.named && topic !== question) all = yield* search(topic, period, pool);
+  if (all.length === 0 && dropsNamed) {
+    ofTopic = yield* search(topic, period, pool);
+    all = ofTopic;
+  }
   const time: AnswerTime = {};
   let groups = all;
   if (words?.named && period === undefined) {
@@ -56,7 +62,8 @@ export function* answerInTime(
     } else {
       // Nearest in time among the topic's coverage: the year asked, which no article of then holds, would
       // otherwise count against the reports of other years.
-      const around = topic === question ? all : yield* search(topic, period, pool);
+      if (dropsNamed && ofTopic === undefined) ofTopic = yield* search(topic, period, pool);
+      const around = ofTopic ?? all;
       const nearest = nearestTo(around.length > 0 ? around : all, named.period, named.label.includes(' '));
       groups = nearest.groups;
       time.named = {
