@@ -99,6 +99,7 @@ async function readSource(
 ): Promise<Article[]> {
   const { onProgress } = options;
   const bytes = await readRegularFile(path, name, folder, options.readTimeLimitMs ?? READ_TIME_LIMIT_MS);
+  options.onFile?.(name, bytes);
   const format = formatOf(name);
   if (format?.kind === 'article' && format.decode) return [parseArticleFile(name, format.decode(bytes))];
   const lines = await decodeLines(name, bytes);
@@ -112,6 +113,8 @@ export interface LoadOptions {
   onProgress?: ReadProgress | undefined;
   /** How long one file may take to read. @default READ_TIME_LIMIT_MS */
   readTimeLimitMs?: number;
+  /** Each file's bytes as read, before they are parsed (the index cache keys a parsed corpus on them). */
+  onFile?: (name: string, bytes: Uint8Array) => void;
 }
 
 /**
@@ -122,13 +125,17 @@ export function isCorpusFile(name: string): boolean {
   return !name.startsWith('.') && formatOf(name) !== undefined;
 }
 
-/**
- * Loads and validates a whole corpus: a folder of files in the formats of `formats/` (Markdown, plain
- * text, JSON Lines) or one such file. Throws `CorpusError` listing every problem in every file; never returns part of a
- * corpus.
- */
-export async function loadCorpus(path: string, options: LoadOptions = {}): Promise<Corpus> {
-  const { onProgress } = options;
+/** The files a corpus is read from, in reading order, and what its folder holds that is not read. */
+export interface CorpusListing {
+  folder: boolean;
+  /** `name` is how problems and `Article.source` name the file. */
+  sources: { path: string; name: string }[];
+  /** Other files and subfolders, by name (`notes.doc`, `sub/`); hidden files are left out on purpose. */
+  skipped: string[];
+}
+
+/** Lists the corpus at `path` (a folder or one file). Throws `CorpusError` when there is nothing to read. */
+export async function listCorpus(path: string): Promise<CorpusListing> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
@@ -146,12 +153,22 @@ export async function loadCorpus(path: string, options: LoadOptions = {}): Promi
         .sort()
         .map((name) => ({ path: join(path, name), name: join(path, name) }))
     : [{ path, name: path }];
-  // Other files and subfolders are not read; hidden files are left out of the list on purpose.
   const skipped = entries
     .filter((entry) => !read(entry) && !entry.name.startsWith('.'))
     .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
     .sort();
   if (sources.length === 0) throw new CorpusError([{ file: path, line: 1, message: 'no articles found' }]);
+  return { folder: info.isDirectory(), sources, skipped };
+}
+
+/**
+ * Loads and validates a whole corpus: a folder of files in the formats of `formats/` (Markdown, plain
+ * text, JSON Lines) or one such file. Throws `CorpusError` listing every problem in every file; never returns part of a
+ * corpus.
+ */
+export async function loadCorpus(path: string, options: LoadOptions = {}): Promise<Corpus> {
+  const { onProgress } = options;
+  const { folder, sources, skipped } = await listCorpus(path);
 
   const problems: CorpusProblem[] = [];
   const articles: Article[] = [];
@@ -161,15 +178,10 @@ export async function loadCorpus(path: string, options: LoadOptions = {}): Promi
   for (const [i, source] of sources.entries()) {
     if (!records) onProgress?.(i, sources.length);
     try {
-      for (const article of await readSource(
-        source.path,
-        source.name,
-        info.isDirectory() ? path : undefined,
-        {
-          ...options,
-          onProgress: records,
-        },
-      )) {
+      for (const article of await readSource(source.path, source.name, folder ? path : undefined, {
+        ...options,
+        onProgress: records,
+      })) {
         const first = seen.get(article.id);
         if (first !== undefined) {
           const line = Number(/:(\d+)$/.exec(article.source)?.[1] ?? 1);

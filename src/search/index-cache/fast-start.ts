@@ -1,5 +1,6 @@
 import type { Corpus } from '../../corpus/article.ts';
-import { loadCorpus, type ReadProgress } from '../../corpus/load-corpus.ts';
+import { CorpusDigest, digestCorpusOnDisk } from '../../corpus/corpus-digest.ts';
+import { type LoadOptions, loadCorpus, type ReadProgress } from '../../corpus/load-corpus.ts';
 import { Engine } from '../engine.ts';
 import { WorkerEngine } from '../index-threads/worker-engine.ts';
 import type { SearchEngine } from '../search-engine.ts';
@@ -49,7 +50,7 @@ export interface StartEngineOptions {
   corpusPath: string;
   cache: IndexCache;
   /** @default loadCorpus */
-  load?: (path: string, options: { onProgress?: ReadProgress }) => Promise<Corpus>;
+  load?: (path: string, options: Pick<LoadOptions, 'onProgress' | 'onFile'>) => Promise<Corpus>;
   /** Files (or records of one `.jsonl` file) read and validated so far, of all. */
   onRead?: ReadProgress;
   /** Articles indexed so far, of all, and the passages they hold (only when the index is built). */
@@ -59,15 +60,41 @@ export interface StartEngineOptions {
 }
 
 /**
- * Reads the corpus, then restores its index from the cache when the cache matches the corpus and the
- * analysis settings; otherwise (absent, stale, corrupt) builds it and persists it for the next start.
+ * Restores the corpus and its index from the cache file saved with the parsed corpus of exactly these
+ * files (same bytes, names and loader), without parsing them. Otherwise reads the corpus, then restores
+ * its index from the cache when the cache matches the corpus and the analysis settings; otherwise
+ * (absent, stale, corrupt) builds it and persists it, with the parsed corpus, for the next start.
  * Throws `CorpusError` when the corpus is invalid: a bot should not start on a broken corpus.
  */
 export async function startEngine(options: StartEngineOptions): Promise<StartedEngine> {
   const started = performance.now();
   // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
   const onDisk = options.cache.enabled ? await corpusOnDisk(options.corpusPath) : undefined;
-  const corpus = await readCorpus(options);
+  if (onDisk !== undefined) {
+    const files = await digestCorpusOnDisk(options.corpusPath);
+    const restored = files === undefined ? undefined : await options.cache.restore(files, onDisk.bytes);
+    // Anything short of a hit (none saved, a damaged file) is left to the reading below, which reports it.
+    if (restored?.status === 'hit') {
+      options.onRead?.(1, 1);
+      return {
+        engine: restored.engine,
+        from: 'cache',
+        lookup: { status: 'hit', file: restored.file },
+        saveMs: 0,
+        durationMs: performance.now() - started,
+      };
+    }
+  }
+  const digest = onDisk === undefined ? undefined : new CorpusDigest(options.corpusPath);
+  let filesRead = 0;
+  const corpus = await (options.load ?? loadCorpus)(options.corpusPath, {
+    onProgress: options.onRead,
+    onFile: (name, bytes) => {
+      filesRead++;
+      digest?.add(name, bytes);
+    },
+  });
+  const files = filesRead > 0 ? digest?.finish(corpus.skipped ?? []) : undefined;
   const lookup = await options.cache.load(corpus);
   if (lookup.status === 'hit') {
     return {
@@ -84,7 +111,7 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
   if (options.cache.enabled) {
     const saving = performance.now();
     try {
-      result.savedTo = await options.cache.save(engine, onDisk?.source);
+      result.savedTo = await options.cache.save(engine, onDisk?.source, files);
     } catch (error) {
       result.saveError = String(error);
     }

@@ -7,9 +7,10 @@ import { yieldToEventLoop } from '../../event-loop.ts';
 import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { Engine } from '../engine.ts';
 import { decodePostings, encodePostings } from '../postings/posting-codec.ts';
+import { decodeCorpusSnapshot, encodeCorpusSnapshot } from './corpus-snapshot.ts';
 
 /** Layout of the cache file itself; bump when the envelope below or the postings' layout changes. */
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 
 const FILE_PREFIX = 'index-';
 const FILE_SUFFIX = '.idx';
@@ -28,8 +29,15 @@ interface CacheTrailer {
   corpusVersion: string;
   settingsFingerprint: string;
   savedAt: string;
-  /** sha256 of the corpus version, a NUL, and the engine's postings. */
+  /** sha256 of the corpus version, a NUL, and the body: the engine's postings, then the corpus snapshot. */
   checksum: string;
+  /**
+   * The `CorpusDigest` of the files the corpus was read from, when the body ends with the parsed corpus
+   * (`corpus-snapshot.ts`, `corpusBytes` long): a start whose files have this digest restores the corpus
+   * from here instead of reading and parsing them (`restore`).
+   */
+  files?: string;
+  corpusBytes?: number;
   /**
    * The corpus's files as they were on disk when it was read (see `corpusOnDisk`), so that a start can
    * find its file before it knows the corpus version. Absent from files of older builds.
@@ -56,6 +64,12 @@ const STALE_TEMPORARY_MS = 10 * 60_000;
 /** Why the cache was or was not used, for the start-up log line. */
 export type CacheOutcome =
   | { status: 'hit'; file: string }
+  | { status: 'miss'; reason: 'disabled' | 'absent' }
+  | { status: 'corrupt'; file: string; reason: string };
+
+/** A restore by the corpus files' digest: on a hit the corpus and its engine, else why not. */
+export type CacheRestore =
+  | { status: 'hit'; engine: Engine; file: string }
   | { status: 'miss'; reason: 'disabled' | 'absent' }
   | { status: 'corrupt'; file: string; reason: string };
 
@@ -171,31 +185,65 @@ export class IndexCache {
       return corrupt('envelope does not match its file name');
     }
     if (trailer.corpusVersion !== corpus.version) return corrupt('built for another corpus version');
+    const parts = bodyParts(trailer, body);
+    if (parts === undefined) return corrupt('corpus snapshot length out of bounds');
     if (trailer.checksum !== checksumOf(corpus.version, body)) {
       return corrupt('checksum does not match the content');
     }
     try {
-      const postings = decodePostings(
-        body,
-        corpus.articles.map((article) => article.passages.length),
-      );
-      const engine = Engine.fromPostings(corpus, postings);
-      // Marks it used: eviction takes the least recently used files first.
-      const now = new Date();
-      await utimes(file, now, now).catch(() => undefined);
-      return { status: 'hit', engine, file };
+      return { status: 'hit', engine: await restoreEngine(corpus, parts.postings, file), file };
     } catch (error) {
       return corrupt(error instanceof Error ? error.message : String(error));
     }
   }
 
   /**
+   * Restores a corpus and its engine without reading the corpus files, from the cache file saved with
+   * the parsed corpus of files whose `CorpusDigest` is `files` (the digest of what is on disk now: a
+   * file changed by one byte, renamed, added or removed, or a change to the loader, gives another digest
+   * and so a miss). `corpusBytes`: the size of those files, bounding the cache file read.
+   */
+  async restore(files: string, corpusBytes: number): Promise<CacheRestore> {
+    if (!this.enabled) return { status: 'miss', reason: 'disabled' };
+    await this.removeStaleTemporaryFiles();
+    for (const { file } of await this.#files()) {
+      if ((await readTrailer(file))?.files !== files) continue;
+      const read = await readEnvelope(file, cacheSizeBound(corpusBytes));
+      if (read.status !== 'read') return read;
+      const corrupt = (reason: string): CacheRestore => ({ status: 'corrupt', file, reason });
+      const { trailer, body } = read;
+      const version = trailer.corpusVersion;
+      if (
+        typeof version !== 'string' ||
+        trailer.format !== CACHE_FORMAT ||
+        trailer.key !== this.keyFor(version)
+      ) {
+        return corrupt('envelope does not match its file name');
+      }
+      const parts = bodyParts(trailer, body);
+      if (parts?.corpus === undefined) return corrupt('corpus snapshot length out of bounds');
+      if (trailer.checksum !== checksumOf(version, body))
+        return corrupt('checksum does not match the content');
+      try {
+        const corpus = decodeCorpusSnapshot(parts.corpus);
+        if (corpus.version !== version) return corrupt('corpus snapshot of another corpus version');
+        return { status: 'hit', engine: await restoreEngine(corpus, parts.postings, file), file };
+      } catch (error) {
+        return corrupt(error instanceof Error ? error.message : String(error));
+      }
+    }
+    return { status: 'miss', reason: 'absent' };
+  }
+
+  /**
    * Persists `engine` atomically, one file per corpus version and settings, then deletes the least
    * recently used other files while the folder is over `maxBytes`. Writes in chunks, yielding to the
    * event loop between them, so it can run in the background after a reload. `source`: the corpus
-   * files' `source` as `corpusOnDisk` gave it before they were read, for `prefetch`.
+   * files' `source` as `corpusOnDisk` gave it before they were read, for `prefetch`. `files`: the
+   * `CorpusDigest` of the bytes the corpus was parsed from, when known; the parsed corpus is then saved
+   * too, for `restore`.
    */
-  async save(engine: Engine, source?: string): Promise<string> {
+  async save(engine: Engine, source?: string, files?: string): Promise<string> {
     if (!this.enabled) return '';
     await mkdir(this.dir, { recursive: true });
     const file = this.fileFor(engine.version);
@@ -206,6 +254,15 @@ export class IndexCache {
         await write(chunk);
         await yieldToEventLoop();
       }
+      let corpusBytes = 0;
+      if (files !== undefined) {
+        for (const chunk of encodeCorpusSnapshot(engine.corpus)) {
+          hash.update(chunk);
+          await write(chunk);
+          corpusBytes += chunk.byteLength;
+          await yieldToEventLoop();
+        }
+      }
       const trailer: CacheTrailer = {
         format: CACHE_FORMAT,
         key: this.keyFor(engine.version),
@@ -214,6 +271,7 @@ export class IndexCache {
         savedAt: new Date().toISOString(),
         checksum: hash.digest('hex'),
         ...(source === undefined ? {} : { source }),
+        ...(files === undefined ? {} : { files, corpusBytes }),
       };
       await write(`\n${JSON.stringify(trailer)}`);
     });
@@ -323,6 +381,33 @@ async function readTrailer(file: string): Promise<Partial<CacheTrailer> | undefi
   } catch {
     return undefined;
   }
+}
+
+/** A cache file's body split into the postings and, when saved with it, the corpus snapshot after them. */
+function bodyParts(
+  trailer: Partial<CacheTrailer>,
+  body: Buffer,
+): { postings: Buffer; corpus?: Buffer } | undefined {
+  const corpusBytes = trailer.corpusBytes ?? 0;
+  if (!Number.isSafeInteger(corpusBytes) || corpusBytes < 0 || corpusBytes > body.length) return undefined;
+  if (corpusBytes === 0) return { postings: body };
+  const at = body.length - corpusBytes;
+  return { postings: body.subarray(0, at), corpus: body.subarray(at) };
+}
+
+/** The engine over `corpus` from its decoded postings; marks the file used, for eviction. */
+async function restoreEngine(corpus: Corpus, postings: Buffer, file: string): Promise<Engine> {
+  const engine = Engine.fromPostings(
+    corpus,
+    decodePostings(
+      postings,
+      corpus.articles.map((article) => article.passages.length),
+    ),
+  );
+  // Marks it used: eviction takes the least recently used files first.
+  const now = new Date();
+  await utimes(file, now, now).catch(() => undefined);
+  return engine;
 }
 
 function checksumHash(corpusVersion: string): Hash {

@@ -1,0 +1,87 @@
+import { createHash, type Hash } from 'node:crypto';
+import { constants, readdirSync, readFileSync } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
+import { listCorpus } from './load-corpus.ts';
+
+/**
+ * What a parsed corpus depends on besides its files: the loader's own code (this folder, and the text
+ * splitting and page extraction it uses) and the locked versions of the libraries it calls. A parsed
+ * corpus kept from an older loader must not be taken for what this one would read.
+ */
+const LOADER_CODE = ['corpus', 'text', 'extract'];
+let loaderFingerprint: string | undefined;
+
+function fingerprintOfLoader(): string {
+  if (loaderFingerprint !== undefined) return loaderFingerprint;
+  const src = new URL('../', import.meta.url);
+  const hash = createHash('sha256');
+  const addFolder = (folder: URL) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      if (entry.isDirectory()) addFolder(new URL(`${entry.name}/`, folder));
+      else if (entry.name.endsWith('.ts'))
+        hash.update(`${entry.name}\u0000`).update(readFileSync(new URL(entry.name, folder)));
+    }
+  };
+  for (const folder of LOADER_CODE) addFolder(new URL(`${folder}/`, src));
+  try {
+    hash.update(readFileSync(new URL('../package-lock.json', src)));
+  } catch {
+    hash.update('no lock file');
+  }
+  loaderFingerprint = hash.digest('hex');
+  return loaderFingerprint;
+}
+
+/**
+ * A digest of everything `loadCorpus(corpusPath)` reads: the path as given (it names each article's
+ * source), every file's name and bytes in reading order, the names it skips, and the loader itself.
+ * Equal digests mean the loader would return the same corpus, so a corpus parsed once can be kept under
+ * it (the index cache does) and restored without reading the files again.
+ */
+export class CorpusDigest {
+  readonly #hash: Hash;
+
+  constructor(corpusPath: string) {
+    this.#hash = createHash('sha256').update(`${fingerprintOfLoader()}\u0000${corpusPath}\u0000`);
+  }
+
+  /** A file read, in the loader's order (`LoadOptions.onFile`). */
+  add(name: string, bytes: Uint8Array): void {
+    this.#hash.update(`${name}\u0000${bytes.byteLength}\u0000`).update(bytes);
+  }
+
+  /** The digest, once every file is added; `skipped` as the corpus lists it. */
+  finish(skipped: readonly string[]): string {
+    return this.#hash
+      .update(`\u0001${JSON.stringify(skipped)}`)
+      .digest('hex')
+      .slice(0, 32);
+  }
+}
+
+/**
+ * The digest of the corpus at `corpusPath` as it is on disk now, by reading its files the way the loader
+ * would; undefined for anything the loader would refuse or treat specially (a missing path, a link, a
+ * pipe, an unreadable file): such a corpus is read by the loader itself, which says what is wrong.
+ */
+export async function digestCorpusOnDisk(corpusPath: string): Promise<string | undefined> {
+  try {
+    const { folder, sources, skipped } = await listCorpus(corpusPath);
+    const digest = new CorpusDigest(corpusPath);
+    for (const source of sources) {
+      if (folder && (await lstat(source.path)).isSymbolicLink()) return undefined;
+      const handle = await open(source.path, constants.O_RDONLY | constants.O_NONBLOCK);
+      try {
+        if (!(await handle.stat()).isFile()) return undefined;
+        digest.add(source.name, await handle.readFile());
+      } finally {
+        await handle.close();
+      }
+    }
+    return digest.finish(skipped);
+  } catch {
+    return undefined;
+  }
+}
