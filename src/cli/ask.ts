@@ -12,6 +12,7 @@ import { indexCacheOf } from '../search/index-cache/index-cache.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { MAX_LIMIT, type SearchEngine } from '../search/search-engine.ts';
 import { inertJson, stripControls } from '../text/controls.ts';
+import { loadLanguageModelWhenNeeded } from '../text/entities.ts';
 import { answerToJson, makeStyle, renderAnswer, wantsColour } from './render-answer.ts';
 import { renderTimeline, timelineToJson } from './render-timeline.ts';
 import { startProgress } from './start-progress.ts';
@@ -92,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
+  loadLanguageModelWhenNeeded();
   let engine: SearchEngine;
   try {
     // The bot's own start: the persisted index in INDEX_CACHE_DIR when it matches the corpus (one file

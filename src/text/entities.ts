@@ -57,9 +57,19 @@ function loadNlp(): WinkMethods {
   return winkNLP(model, ['sbd', 'pos', 'ner']);
 }
 
+let prepared = true;
+
+/**
+ * For a process that answers a question or two and exits (the CLI): `prepareEntities` then leaves the
+ * model to the first question that needs it, and one that does not never loads it.
+ */
+export function loadLanguageModelWhenNeeded(): void {
+  prepared = false;
+}
+
 /** Readies the language model (a second or so on a busy machine), so the first question does not wait for it. */
 export function prepareEntities(): void {
-  entitiesOf('Ready on 1 May.');
+  if (prepared) entitiesOf('Ready on 1 May.');
 }
 
 function recognise(text: string): Entity[] {

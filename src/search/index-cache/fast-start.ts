@@ -96,22 +96,17 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
   });
   const files = filesRead > 0 ? digest?.finish(corpus.skipped ?? []) : undefined;
   const lookup = await options.cache.load(corpus);
-  if (lookup.status === 'hit') {
-    return {
-      engine: lookup.engine,
-      from: 'cache',
-      lookup,
-      saveMs: 0,
-      durationMs: performance.now() - started,
-    };
-  }
-  const onProgress = withPassages(corpus, options.onProgress);
-  const engine = await Engine.buildAsync(corpus, onProgress ? { onProgress } : {});
-  const result: StartedEngine = { engine, from: 'built', lookup, saveMs: 0, durationMs: 0 };
-  if (options.cache.enabled) {
+  const result: StartedEngine =
+    lookup.status === 'hit'
+      ? { engine: lookup.engine, from: 'cache', lookup, saveMs: 0, durationMs: 0 }
+      : { engine: await buildEngine(corpus, options), from: 'built', lookup, saveMs: 0, durationMs: 0 };
+  // A build is saved; so is an index saved without the parsed corpus of these very files (by a worker,
+  // or before a file or the loader changed), so that the next start need not parse them.
+  const stale = lookup.status !== 'hit' || (files !== undefined && lookup.files !== files);
+  if (options.cache.enabled && stale) {
     const saving = performance.now();
     try {
-      result.savedTo = await options.cache.save(engine, onDisk?.source, files);
+      result.savedTo = await options.cache.save(result.engine, onDisk?.source, files);
     } catch (error) {
       result.saveError = String(error);
     }
@@ -151,6 +146,11 @@ export async function startWorkerEngine(options: StartEngineOptions): Promise<St
     saveMs,
     durationMs: performance.now() - started,
   };
+}
+
+function buildEngine(corpus: Corpus, options: StartEngineOptions): Promise<Engine> {
+  const onProgress = withPassages(corpus, options.onProgress);
+  return Engine.buildAsync(corpus, onProgress ? { onProgress } : {});
 }
 
 function readCorpus(options: StartEngineOptions): Promise<Corpus> {

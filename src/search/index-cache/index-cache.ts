@@ -73,9 +73,12 @@ export type CacheRestore =
   | { status: 'miss'; reason: 'disabled' | 'absent' }
   | { status: 'corrupt'; file: string; reason: string };
 
-/** A cache lookup: its outcome, and on a hit the restored engine. */
+/**
+ * A cache lookup: its outcome, and on a hit the restored engine and, when the file holds the parsed
+ * corpus too, the digest of the files it was parsed from.
+ */
 export type CacheLookup =
-  | { status: 'hit'; engine: Engine; file: string }
+  | { status: 'hit'; engine: Engine; file: string; files?: string }
   | Exclude<CacheOutcome, { status: 'hit' }>;
 
 /** Options of {@link IndexCache}. */
@@ -191,7 +194,13 @@ export class IndexCache {
       return corrupt('checksum does not match the content');
     }
     try {
-      return { status: 'hit', engine: await restoreEngine(corpus, parts.postings, file), file };
+      const engine = await restoreEngine(corpus, parts.postings, file);
+      return {
+        status: 'hit',
+        engine,
+        file,
+        ...(parts.corpus && trailer.files ? { files: trailer.files } : {}),
+      };
     } catch (error) {
       return corrupt(error instanceof Error ? error.message : String(error));
     }

@@ -1,0 +1,91 @@
+// `node src/cli/run-compiled.mjs src/cli/ask.ts args...`: runs a TypeScript command compiled into one
+// JavaScript file, so that a call does not pay for tsx (its loader thread and a hook call per module,
+// about a second of CPU: more than a question on a cached index costs). The compiled file is kept in
+// node_modules/.cache/newsdesk/ and compiled again (by esbuild, which tsx itself uses) as soon as any
+// file it was compiled from changed size or time, so it never runs older code than the sources'.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const OUT_DIR = path.join(ROOT, 'node_modules', '.cache', 'newsdesk');
+const HEADER = '// compiled from: ';
+
+/** `{ file: [size, mtimeMs] }` of each file the compiled code came from. */
+function stamp(file) {
+  const info = statSync(path.join(ROOT, file), { throwIfNoEntry: false });
+  return info ? [info.size, info.mtimeMs] : null;
+}
+
+/** The compiled file if every source it names is as it was when it was compiled. */
+function fresh(out) {
+  let firstLine;
+  try {
+    const text = readFileSync(out, 'utf8');
+    firstLine = text.slice(0, text.indexOf('\n'));
+  } catch {
+    return false;
+  }
+  if (!firstLine.startsWith(HEADER)) return false;
+  const sources = JSON.parse(firstLine.slice(HEADER.length));
+  return Object.entries(sources).every(([file, was]) => JSON.stringify(stamp(file)) === JSON.stringify(was));
+}
+
+/**
+ * Each module's `import.meta.url` is its own source file's URL, as under tsx: the code finds files
+ * beside it (`ranking-model.json`, worker entry points) and requires packages relative to it.
+ */
+const sourceUrls = {
+  name: 'source-urls',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replaceAll(
+        'import.meta.url',
+        JSON.stringify(pathToFileURL(args.path).href),
+      ),
+      loader: 'ts',
+    }));
+  },
+};
+
+async function compile(entry, out) {
+  const { build } = await import('esbuild');
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+    plugins: [sourceUrls],
+  });
+  const sources = Object.fromEntries(
+    [
+      ...Object.keys(result.metafile.inputs),
+      'src/cli/run-compiled.mjs',
+      'tsconfig.json',
+      'package-lock.json',
+    ].map((file) => [file, stamp(file)]),
+  );
+  mkdirSync(OUT_DIR, { recursive: true });
+  // Atomic, so that two calls compiling at once never run half a file.
+  const temporary = `${out}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(temporary, `${HEADER}${JSON.stringify(sources)}\n${result.outputFiles[0].text}`);
+  renameSync(temporary, out);
+}
+
+const [entry, ...args] = process.argv.slice(2);
+if (!entry) {
+  process.stderr.write('usage: node src/cli/run-compiled.mjs src/cli/<command>.ts [arguments]\n');
+  process.exit(2);
+}
+const out = path.join(OUT_DIR, `${path.basename(entry, '.ts')}.mjs`);
+if (!fresh(out)) await compile(entry, out);
+// The command reads its own arguments as if it had been started directly.
+process.argv = [process.argv[0], path.join(ROOT, entry), ...args];
+await import(pathToFileURL(out).href);
