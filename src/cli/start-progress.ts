@@ -85,7 +85,11 @@ export function startProgress(options: StartProgressOptions): StartProgress {
 export function summarizeStart(summary: StartSummary): string {
   const parts = [
     `ready: ${summary.articles.toLocaleString('en')} articles, ${summary.passages.toLocaleString('en')} passages`,
-    summary.from === 'cache' ? 'index from the cache' : 'index built',
+    summary.from === 'built'
+      ? 'index built'
+      : summary.corpusFromCache
+        ? 'corpus and index from the cache'
+        : 'index from the cache',
     `in ${summary.seconds.toFixed(1)} s`,
   ];
   const notes = [

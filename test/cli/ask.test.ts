@@ -16,11 +16,17 @@ interface Run {
 /** The index cache of these runs: never the repository's own `.cache`. */
 const CACHE = await mkdtemp(join(tmpdir(), 'newsdesk-ask-cache-'));
 
-function ask(args: string[], input?: string, env: Record<string, string> = {}): Promise<Run> {
+/** How the tests start the CLI: through tsx, or compiled as `npm run ask` starts it. */
+const TSX = ['--import', 'tsx', 'src/cli/ask.ts'];
+const COMPILED = ['src/cli/run-compiled.mjs', 'src/cli/ask.ts'];
+
+const BBC = join(ROOT, '../shared/data/bbc/bbc.jsonl');
+
+function ask(args: string[], input?: string, env: Record<string, string> = {}, command = TSX): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/ask.ts', ...args],
+      [...command, ...args],
       { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', INDEX_CACHE_DIR: CACHE, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
@@ -53,7 +59,7 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     expect(run.stdout).toContain('[teteghem-mayor-threatened-with-gun#2] paragraph 2');
     expect(run.stdout).toContain("French mayor says he was threatened with a gun by 'English mafia'");
     expect(run.stderr).toMatch(
-      /^ask: ready: 3 articles, \d+ passages, index (built|from the cache), in [\d.]+ s$/m,
+      /^ask: ready: 3 articles, \d+ passages, (index built|corpus and index from the cache), in [\d.]+ s$/m,
     );
   });
 
@@ -69,15 +75,47 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     expect(first.stderr).toContain('ask: ready: 1 articles, 1 passages, index built');
     expect(await readdir(cache)).toHaveLength(1);
     const second = await ask(['--corpus', file, 'cocoa prices'], undefined, { INDEX_CACHE_DIR: cache });
-    expect(second.stderr).toContain('ask: ready: 1 articles, 1 passages, index from the cache');
+    expect(second.stderr).toContain('ask: ready: 1 articles, 1 passages, corpus and index from the cache');
     expect(second.stdout).toBe(first.stdout);
+    // A changed file is read again, whatever its size and time: the cache is keyed on its bytes.
+    await writeFile(
+      file,
+      '{"id": "w1", "title": "Cocoa review", "text": "Cocoa prices fell to 340 cruzados."}\n',
+    );
+    const changed = await ask(['--corpus', file, 'cocoa prices'], undefined, { INDEX_CACHE_DIR: cache });
+    expect(changed.stderr).toContain('ask: ready: 1 articles, 1 passages, index built');
+    expect(changed.stdout).toContain('Cocoa prices fell');
     // Another corpus gets a file of its own; the first is kept.
     await ask(['bridge'], undefined, { INDEX_CACHE_DIR: cache });
-    expect(await readdir(cache)).toHaveLength(2);
+    expect(await readdir(cache)).toHaveLength(3);
     // INDEX_CACHE_DIR= (empty) turns the cache off.
     const off = await ask(['--corpus', file, 'cocoa prices'], undefined, { INDEX_CACHE_DIR: '' });
     expect(off.stderr).toContain('index built');
   }, 120_000);
+
+  it('answers a real corpus (BBC) from the cache exactly as from its files, as `npm run ask` runs it', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'newsdesk-ask-bbc-'));
+    const questions = [
+      'who won the best actor oscar?',
+      'what did the bank of england do with interest rates',
+      'how much did yukos owe in back taxes?',
+      'mobile phone sales in 2004',
+      'a question about kayaking off the moon',
+    ].join('\n');
+    const args = ['--json', '--stdin', '--limit', '5', '--corpus', BBC];
+    const fresh = await ask(args, questions, { INDEX_CACHE_DIR: '' });
+    expect(fresh.code).toBe(0);
+    const answers = fresh.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(answers.map((answer) => answer.results.length > 0)).toEqual([true, true, true, true, false]);
+    const first = await ask(args, questions, { INDEX_CACHE_DIR: cache }, COMPILED);
+    expect(first.stderr).toMatch(/ask: ready: 2,225 articles, [\d,]+ passages, index built/);
+    const cached = await ask(args, questions, { INDEX_CACHE_DIR: cache }, COMPILED);
+    expect(cached.stderr).toMatch(
+      /ask: ready: 2,225 articles, [\d,]+ passages, corpus and index from the cache/,
+    );
+    expect(first.stdout).toBe(fresh.stdout);
+    expect(cached.stdout).toBe(fresh.stdout);
+  }, 240_000);
 
   it('shows its progress on stderr while it reads and indexes, a line every few seconds when not on a terminal', async () => {
     const run = await ask(['--corpus', 'corpus', 'mayor'], undefined, { INDEX_CACHE_DIR: '' });

@@ -23,6 +23,8 @@ export interface StartSummary {
   articles: number;
   passages: number;
   from: 'cache' | 'built';
+  /** The corpus came from the cache with the index: its files were unchanged and not parsed again. */
+  corpusFromCache?: boolean;
   seconds: number;
   /** Names the loader did not read (other kinds of file, subfolders). */
   skipped?: readonly string[];
@@ -35,6 +37,8 @@ export interface StartedEngine<E extends SearchEngine = Engine> {
   engine: E;
   /** `cache` when restored from INDEX_CACHE_DIR, `built` when indexed from scratch. */
   from: 'cache' | 'built';
+  /** False when the corpus was restored with the index instead of being read from its files. */
+  parsed?: boolean;
   lookup: CacheOutcome;
   /** The cache file written after a build, or undefined when nothing was written. */
   savedTo?: string;
@@ -79,6 +83,7 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
       return {
         engine: restored.engine,
         from: 'cache',
+        parsed: false,
         lookup: { status: 'hit', file: restored.file },
         saveMs: 0,
         durationMs: performance.now() - started,
@@ -191,6 +196,7 @@ export async function openEngine(
       articles: started.engine.corpus.articles.length,
       passages: started.engine.passageCount,
       from: started.from,
+      corpusFromCache: started.parsed === false,
       seconds: started.durationMs / 1000,
       skipped: started.engine.corpus.skipped ?? [],
       ...cacheNote(started),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../../src/corpus/load-corpus.ts';
@@ -265,5 +265,113 @@ describe('startEngine with the index cache', () => {
       status: 'miss',
       reason: 'absent',
     });
+  });
+});
+
+describe('startEngine restoring the parsed corpus with its index', () => {
+  /** `loadCorpus`, counting the times the files are read and parsed. */
+  function countingLoad() {
+    const counted = { reads: 0 };
+    const load: typeof loadCorpus = (corpusPath, options) => {
+      counted.reads++;
+      return loadCorpus(corpusPath, options);
+    };
+    return Object.assign(counted, { load });
+  }
+
+  it('restores the corpus of unchanged files without reading them: equal to a fresh read, same answers', async () => {
+    for (const corpusPath of [folder, DATED_CORPUS]) {
+      const counted = countingLoad();
+      const cold = await startEngine({ corpusPath, cache, load: counted.load });
+      expect(cold.from).toBe('built');
+      const warm = await startEngine({ corpusPath, cache, load: counted.load });
+      expect(counted.reads).toBe(1);
+      expect(warm).toMatchObject({ from: 'cache', lookup: { status: 'hit' } });
+      expect(warm.engine.corpus).toEqual(await loadCorpus(corpusPath));
+      expect(warm.engine.answer(QUESTION)).toEqual(cold.engine.answer(QUESTION));
+      expect(warm.engine.answer('Gravelines dock strike', { limit: 5 })).toEqual(
+        cold.engine.answer('Gravelines dock strike', { limit: 5 }),
+      );
+    }
+  });
+
+  it('reads the files again when one byte changed, even at the same size and modification time', async () => {
+    const file = path.join(folder, 'teteghem-mayor-threatened-with-gun.md');
+    const when = new Date('2024-05-14T12:00:00Z');
+    await utimes(file, when, when);
+    const counted = countingLoad();
+    const cold = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const before = await stat(file);
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('gun');
+    await writeFile(file, text.replace('gun', 'GUN'));
+    await utimes(file, when, when);
+    expect(await stat(file)).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs });
+
+    const changed = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    expect(counted.reads).toBe(2);
+    expect(changed.engine.version).not.toBe(cold.engine.version);
+    expect(changed.engine.corpus).toEqual(await loadCorpus(folder));
+  });
+
+  it('reads the files again when a file is added, removed or renamed, or the folder gains a file it skips', async () => {
+    const counted = countingLoad();
+    await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const changes = [
+      () => writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE),
+      () => rename(path.join(folder, 'lighthouse.md'), path.join(folder, 'beacon.md')),
+      () => writeFile(path.join(folder, 'notes.doc'), 'not an article'),
+      () => unlink(path.join(folder, 'beacon.md')),
+    ];
+    for (const [i, change] of changes.entries()) {
+      await change();
+      const started = await startEngine({ corpusPath: folder, cache, load: counted.load });
+      expect(counted.reads).toBe(i + 2);
+      expect(started.engine.corpus).toEqual(await loadCorpus(folder));
+    }
+    expect(
+      (await startEngine({ corpusPath: folder, cache, load: counted.load })).engine.corpus.skipped,
+    ).toEqual(['notes.doc']);
+    expect(counted.reads).toBe(changes.length + 1);
+  });
+
+  it('refuses a damaged corpus snapshot by its checksum: reads the files, rebuilds, and restores next time', async () => {
+    const counted = countingLoad();
+    const cold = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const file = cache.fileFor(cold.engine.version);
+    const bytes = await readFile(file);
+    // The corpus snapshot is the end of the body, just before the trailer's newline.
+    bytes[bytes.lastIndexOf(0x0a) - 10]! ^= 0x20;
+    await writeFile(file, bytes);
+
+    const rebuilt = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    expect(counted.reads).toBe(2);
+    expect(rebuilt).toMatchObject({
+      from: 'built',
+      lookup: { status: 'corrupt', reason: expect.stringContaining('checksum') },
+    });
+    expect(rebuilt.engine.answer(QUESTION)).toEqual(cold.engine.answer(QUESTION));
+    expect((await startEngine({ corpusPath: folder, cache, load: counted.load })).from).toBe('cache');
+    expect(counted.reads).toBe(2);
+  });
+
+  it('adds the parsed corpus to an index a worker saved without it, so that the next start reads nothing', async () => {
+    const counted = countingLoad();
+    const cold = await startWorkerEngine({ corpusPath: folder, cache });
+    cold.engine.close();
+    const first = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    expect(first).toMatchObject({ from: 'cache', savedTo: cache.fileFor(cold.engine.version) });
+    const second = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    expect(counted.reads).toBe(1);
+    expect(second.savedTo).toBeUndefined();
+    expect(second.engine.corpus).toEqual(await loadCorpus(folder));
+  });
+
+  it('never keeps the parsed corpus of files it did not see (a loader that reports none)', async () => {
+    const silent: typeof loadCorpus = (corpusPath) => loadCorpus(corpusPath);
+    await startEngine({ corpusPath: folder, cache, load: silent });
+    const counted = countingLoad();
+    expect((await startEngine({ corpusPath: folder, cache, load: counted.load })).from).toBe('cache');
+    expect(counted.reads).toBe(1);
   });
 });
