@@ -1,95 +1,160 @@
 import type { Article, Corpus, Passage } from '../../corpus/article.ts';
 
 /** Bump when the layout below changes. */
-const SNAPSHOT_LAYOUT = 1;
+const SNAPSHOT_LAYOUT = 2;
 
-/** An article as the snapshot keeps it: its metadata, then per passage its id after `#`, paragraph and length. */
+/**
+ * An article's metadata as the snapshot keeps it. Its source is a file (an index into `files`) and a
+ * line (`data.jsonl:12`), or -1 for a whole file; its passages' ids are derived from their numbers.
+ */
 type StoredArticle = [
   id: string,
-  source: string,
+  file: number,
+  line: number,
   title: string,
   publisher: string | null,
   url: string | null,
   published: string | null,
   author: string | null,
   language: string | null,
-  passages: [suffix: string, paragraph: number, length: number][],
+  passages: number,
 ];
 
 interface SnapshotHead {
   layout: number;
   version: string;
   skipped: readonly string[];
+  files: string[];
   articles: StoredArticle[];
 }
+
+/** Per passage, in the numbers section: its paragraph, its part of a split paragraph (0 for the first) and its length. */
+const NUMBERS_PER_PASSAGE = 3;
+
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** A snapshot that cannot be what it claims. */
 export class SnapshotFormatError extends Error {
   override name = 'SnapshotFormatError';
 }
 
+/** `#12` for the first part of paragraph 12, `#12.2` for its second (`chunk.ts`). */
+function passageId(articleId: string, paragraph: number, part: number): string {
+  return part === 0 ? `${articleId}#${paragraph}` : `${articleId}#${paragraph}.${part + 1}`;
+}
+
 /**
- * A parsed corpus as bytes, so that a start can restore it instead of parsing its files again: a
- * 4-byte length, the articles' metadata and passage layout as JSON, then every passage's text, in
- * order, as one UTF-8 run (decoded in one go and sliced, far cheaper than a JSON string per passage).
+ * A parsed corpus as bytes, so that a start can restore it instead of parsing its files again: the
+ * articles' metadata as JSON (its length first), three numbers per passage, then every passage's text
+ * in order as one UTF-8 run, decoded in one go and sliced: far cheaper than parsing a JSON string and
+ * an object per passage. Undefined for a corpus whose passage ids or sources are not of the loader's
+ * forms, or whose text UTF-8 cannot hold: such a corpus is not kept (and is read from its files each time).
  */
-export function encodeCorpusSnapshot(corpus: Corpus): Uint8Array[] {
+export function encodeCorpusSnapshot(corpus: Corpus): Uint8Array[] | undefined {
+  const files = new Map<string, number>();
+  const numbers: number[] = [];
   const texts: string[] = [];
-  const articles = corpus.articles.map((article): StoredArticle => {
-    const prefix = article.id.length + 1;
-    const passages = article.passages.map((passage): [string, number, number] => {
+  const articles: StoredArticle[] = [];
+  for (const article of corpus.articles) {
+    for (const passage of article.passages) {
+      const split = /\.(\d+)$/.exec(passage.id);
+      const part = split ? Number(split[1]) - 1 : 0;
+      if (passage.id !== passageId(article.id, passage.paragraph, part)) return undefined;
+      // A lone surrogate (a JSON Lines `\ud800`) would not survive UTF-8: such a corpus is not kept.
+      if (passage.articleId !== article.id || LONE_SURROGATE.test(passage.text)) return undefined;
+      numbers.push(passage.paragraph, part, passage.text.length);
       texts.push(passage.text);
-      return [passage.id.slice(prefix), passage.paragraph, passage.text.length];
-    });
-    const { id, source, title, publisher, url, published, author, language } = article;
-    return [id, source, title, publisher, url, published, author, language, passages];
-  });
+    }
+    const lined = /^(.*):(\d+)$/.exec(article.source);
+    const [file, line] =
+      lined && `${lined[1]}:${Number(lined[2])}` === article.source
+        ? [lined[1]!, Number(lined[2])]
+        : [article.source, -1];
+    if (!files.has(file)) files.set(file, files.size);
+    const { id, title, publisher, url, published, author, language } = article;
+    articles.push([
+      id,
+      files.get(file)!,
+      line,
+      title,
+      publisher,
+      url,
+      published,
+      author,
+      language,
+      article.passages.length,
+    ]);
+  }
   const head: SnapshotHead = {
     layout: SNAPSHOT_LAYOUT,
     version: corpus.version,
     skipped: corpus.skipped ?? [],
+    files: [...files.keys()],
     articles,
   };
   const headBytes = Buffer.from(JSON.stringify(head));
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(headBytes.byteLength);
-  return [length, headBytes, Buffer.from(texts.join(''))];
+  // Padded so that the numbers after it start on a 4-byte boundary.
+  const lengths = new Uint32Array([headBytes.byteLength, numbers.length]);
+  const padding = new Uint8Array((4 - (headBytes.byteLength % 4)) % 4);
+  return [
+    new Uint8Array(lengths.buffer),
+    headBytes,
+    padding,
+    new Uint8Array(new Uint32Array(numbers).buffer),
+    Buffer.from(texts.join('')),
+  ];
 }
 
 /** The corpus `encodeCorpusSnapshot` wrote. Throws `SnapshotFormatError` for bytes it did not write. */
 export function decodeCorpusSnapshot(bytes: Uint8Array): Corpus {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buffer.byteLength < 4) throw new SnapshotFormatError('corpus snapshot is truncated');
+  const truncated = () => new SnapshotFormatError('corpus snapshot is truncated');
+  if (buffer.byteLength < 8) throw truncated();
   const headLength = buffer.readUInt32LE(0);
-  if (4 + headLength > buffer.byteLength) throw new SnapshotFormatError('corpus snapshot is truncated');
+  const numberCount = buffer.readUInt32LE(4);
+  const numbersAt = 8 + headLength + ((4 - (headLength % 4)) % 4);
+  const textAt = numbersAt + numberCount * 4;
+  if (textAt > buffer.byteLength) throw truncated();
   let head: SnapshotHead;
   try {
-    head = JSON.parse(buffer.toString('utf8', 4, 4 + headLength)) as SnapshotHead;
+    head = JSON.parse(buffer.toString('utf8', 8, 8 + headLength)) as SnapshotHead;
   } catch {
     throw new SnapshotFormatError('corpus snapshot head is not JSON');
   }
-  if (head?.layout !== SNAPSHOT_LAYOUT || !Array.isArray(head.articles)) {
+  if (head?.layout !== SNAPSHOT_LAYOUT || !Array.isArray(head.articles) || !Array.isArray(head.files)) {
     throw new SnapshotFormatError('corpus snapshot of another layout');
   }
-  const text = buffer.toString('utf8', 4 + headLength);
+  const numbers = new Uint32Array(
+    buffer.buffer.slice(buffer.byteOffset + numbersAt, buffer.byteOffset + textAt),
+  );
+  const text = buffer.toString('utf8', textAt);
   let at = 0;
+  let n = 0;
   const articles = head.articles.map(
-    ([id, source, title, publisher, url, published, author, language, stored]) => {
-      const passages = stored.map(([suffix, paragraph, length], index): Passage => {
-        const passage = {
-          id: `${id}#${suffix}`,
+    ([id, file, line, title, publisher, url, published, author, language, count]): Article => {
+      if (n + count * NUMBERS_PER_PASSAGE > numbers.length) throw truncated();
+      const passages = new Array<Passage>(count);
+      for (let index = 0; index < count; index++) {
+        const paragraph = numbers[n]!;
+        const length = numbers[n + 2]!;
+        passages[index] = {
+          id: passageId(id, paragraph, numbers[n + 1]!),
           articleId: id,
           paragraph,
           index,
           text: text.slice(at, at + length),
         };
+        n += NUMBERS_PER_PASSAGE;
         at += length;
-        return passage;
-      });
-      const article: Article = { id, source, title, publisher, url, published, author, language, passages };
-      return article;
+      }
+      const name = head.files[file];
+      if (name === undefined) throw new SnapshotFormatError('corpus snapshot names a file it lacks');
+      const source = line >= 0 ? `${name}:${line}` : name;
+      return { id, source, title, publisher, url, published, author, language, passages };
     },
   );
-  if (at !== text.length) throw new SnapshotFormatError('corpus snapshot text does not match its layout');
+  if (at !== text.length || n !== numbers.length) {
+    throw new SnapshotFormatError('corpus snapshot text does not match its layout');
+  }
   return { articles, version: head.version, skipped: head.skipped };
 }

@@ -4,7 +4,7 @@ import { type LoadOptions, loadCorpus, type ReadProgress } from '../../corpus/lo
 import { Engine } from '../engine.ts';
 import { WorkerEngine } from '../index-threads/worker-engine.ts';
 import type { SearchEngine } from '../search-engine.ts';
-import { type CacheOutcome, corpusOnDisk, type IndexCache } from './index-cache.ts';
+import { type CacheOutcome, type CacheRestore, corpusOnDisk, type IndexCache } from './index-cache.ts';
 
 /** What a start is doing, as it tells it. */
 export interface StartProgress {
@@ -74,9 +74,10 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
   const started = performance.now();
   // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
   const onDisk = options.cache.enabled ? await corpusOnDisk(options.corpusPath) : undefined;
+  let restored: CacheRestore | undefined;
   if (onDisk !== undefined) {
     const files = await digestCorpusOnDisk(options.corpusPath);
-    const restored = files === undefined ? undefined : await options.cache.restore(files, onDisk.bytes);
+    restored = files === undefined ? undefined : await options.cache.restore(files, onDisk.bytes);
     // Anything short of a hit (none saved, a damaged file) is left to the reading below, which reports it.
     if (restored?.status === 'hit') {
       options.onRead?.(1, 1);
@@ -105,9 +106,12 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
     lookup.status === 'hit'
       ? { engine: lookup.engine, from: 'cache', lookup, saveMs: 0, durationMs: 0 }
       : { engine: await buildEngine(corpus, options), from: 'built', lookup, saveMs: 0, durationMs: 0 };
-  // A build is saved; so is an index saved without the parsed corpus of these very files (by a worker,
-  // or before a file or the loader changed), so that the next start need not parse them.
-  const stale = lookup.status !== 'hit' || (files !== undefined && lookup.files !== files);
+  // A build is saved; so is an index saved without a usable parsed corpus of these very files (by a
+  // worker, before a file or the loader changed, or one that failed to restore), so that the next start
+  // need not parse them.
+  const stale =
+    lookup.status !== 'hit' ||
+    (files !== undefined && (lookup.files !== files || restored?.status === 'corrupt'));
   if (options.cache.enabled && stale) {
     const saving = performance.now();
     try {

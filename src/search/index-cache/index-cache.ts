@@ -264,8 +264,9 @@ export class IndexCache {
         await yieldToEventLoop();
       }
       let corpusBytes = 0;
-      if (files !== undefined) {
-        for (const chunk of encodeCorpusSnapshot(engine.corpus)) {
+      const snapshot = files === undefined ? undefined : encodeCorpusSnapshot(engine.corpus);
+      if (snapshot !== undefined) {
+        for (const chunk of snapshot) {
           hash.update(chunk);
           await write(chunk);
           corpusBytes += chunk.byteLength;
@@ -280,7 +281,7 @@ export class IndexCache {
         savedAt: new Date().toISOString(),
         checksum: hash.digest('hex'),
         ...(source === undefined ? {} : { source }),
-        ...(files === undefined ? {} : { files, corpusBytes }),
+        ...(snapshot === undefined ? {} : { files, corpusBytes }),
       };
       await write(`\n${JSON.stringify(trailer)}`);
     });
