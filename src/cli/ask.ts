@@ -98,10 +98,11 @@ async function main(argv: string[]): Promise<number> {
   try {
     // The bot's own start: the persisted index in INDEX_CACHE_DIR when it matches the corpus (one file
     // per corpus), else built and saved there for the next call; progress on stderr meanwhile. On this
-    // thread: a worker would only add its own start and a copy of the corpus to a one-off question, and
-    // a start on this thread restores the parsed corpus with the index when the files are unchanged.
+    // thread: a worker would only add its own start and a copy of the corpus to a one-off question. The
+    // parsed corpus is kept with the index, so that the next call need not parse unchanged files.
     const config = { ...loadConfig(), CORPUS_PATH: options.corpus, INDEX_THREAD: 'main' as const };
-    engine = (await openEngine(config, indexCacheOf(config), startProgress({ label: 'ask' }))).engine;
+    const progress = startProgress({ label: 'ask' });
+    engine = (await openEngine(config, indexCacheOf(config), progress, { keepCorpus: true })).engine;
   } catch (error) {
     if (!(error instanceof CorpusError || error instanceof ConfigError)) throw error;
     process.stderr.write(`ask: ${stripControls(error.message)}\n`);

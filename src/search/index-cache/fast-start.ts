@@ -61,13 +61,21 @@ export interface StartEngineOptions {
   onProgress?: (done: number, total: number, passages: number) => void;
   /** `startWorkerEngine` only: see `WorkerEngineOptions.workers`. @default 1 */
   workers?: number;
+  /**
+   * `startEngine` only: keep the parsed corpus in the cache file, and restore it from there instead of
+   * parsing files that are byte for byte those it was parsed from. For the CLI, which answers a question
+   * or two on a large file and exits; the bot quotes only what it read from its corpus files.
+   * @default false
+   */
+  keepCorpus?: boolean;
 }
 
 /**
- * Restores the corpus and its index from the cache file saved with the parsed corpus of exactly these
- * files (same bytes, names and loader), without parsing them. Otherwise reads the corpus, then restores
- * its index from the cache when the cache matches the corpus and the analysis settings; otherwise
- * (absent, stale, corrupt) builds it and persists it, with the parsed corpus, for the next start.
+ * With `keepCorpus`, restores the corpus and its index from the cache file saved with the parsed corpus
+ * of exactly these files (same bytes, names and loader), without parsing them. Otherwise reads the
+ * corpus, then restores its index from the cache when the cache matches the corpus and the analysis
+ * settings; otherwise (absent, stale, corrupt) builds it and persists it (with `keepCorpus`, with the
+ * parsed corpus) for the next start.
  * Throws `CorpusError` when the corpus is invalid: a bot should not start on a broken corpus.
  */
 export async function startEngine(options: StartEngineOptions): Promise<StartedEngine> {
@@ -75,7 +83,8 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
   // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
   const onDisk = options.cache.enabled ? await corpusOnDisk(options.corpusPath) : undefined;
   let restored: CacheRestore | undefined;
-  if (onDisk !== undefined) {
+  const keep = onDisk !== undefined && options.keepCorpus === true;
+  if (onDisk !== undefined && keep) {
     const files = await digestCorpusOnDisk(options.corpusPath);
     restored = files === undefined ? undefined : await options.cache.restore(files, onDisk.bytes);
     // Anything short of a hit (none saved, a damaged file) is left to the reading below, which reports it.
@@ -91,7 +100,7 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
       };
     }
   }
-  const digest = onDisk === undefined ? undefined : new CorpusDigest(options.corpusPath);
+  const digest = keep ? new CorpusDigest(options.corpusPath) : undefined;
   let filesRead = 0;
   const corpus = await (options.load ?? loadCorpus)(options.corpusPath, {
     onProgress: options.onRead,
@@ -186,6 +195,7 @@ export async function openEngine(
   config: { CORPUS_PATH: string; INDEX_THREAD: 'worker' | 'main'; INDEX_WORKERS: number },
   cache: IndexCache,
   progress?: StartProgress,
+  options: Pick<StartEngineOptions, 'keepCorpus'> = {},
 ): Promise<StartedEngine<SearchEngine>> {
   const inWorker = config.INDEX_THREAD === 'worker';
   try {
@@ -193,6 +203,7 @@ export async function openEngine(
       corpusPath: config.CORPUS_PATH,
       cache,
       workers: config.INDEX_WORKERS,
+      ...options,
       onRead: progress?.reading,
       onProgress: progress?.indexing,
     });

@@ -268,7 +268,11 @@ describe('startEngine with the index cache', () => {
   });
 });
 
-describe('startEngine restoring the parsed corpus with its index', () => {
+describe('startEngine keeping the parsed corpus with its index (keepCorpus: the CLI)', () => {
+  /** A start as the CLI's: the parsed corpus kept with the index. */
+  const keeping = (corpusPath: string, load: typeof loadCorpus) =>
+    startEngine({ corpusPath, cache, load, keepCorpus: true });
+
   /** `loadCorpus`, counting the times the files are read and parsed. */
   function countingLoad() {
     const counted = { reads: 0 };
@@ -282,9 +286,9 @@ describe('startEngine restoring the parsed corpus with its index', () => {
   it('restores the corpus of unchanged files without reading them: equal to a fresh read, same answers', async () => {
     for (const corpusPath of [folder, DATED_CORPUS]) {
       const counted = countingLoad();
-      const cold = await startEngine({ corpusPath, cache, load: counted.load });
+      const cold = await keeping(corpusPath, counted.load);
       expect(cold.from).toBe('built');
-      const warm = await startEngine({ corpusPath, cache, load: counted.load });
+      const warm = await keeping(corpusPath, counted.load);
       expect(counted.reads).toBe(1);
       expect(warm).toMatchObject({ from: 'cache', lookup: { status: 'hit' } });
       expect(warm.engine.corpus).toEqual(await loadCorpus(corpusPath));
@@ -300,7 +304,7 @@ describe('startEngine restoring the parsed corpus with its index', () => {
     const when = new Date('2024-05-14T12:00:00Z');
     await utimes(file, when, when);
     const counted = countingLoad();
-    const cold = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const cold = await keeping(folder, counted.load);
     const before = await stat(file);
     const text = await readFile(file, 'utf8');
     expect(text).toContain('gun');
@@ -308,7 +312,7 @@ describe('startEngine restoring the parsed corpus with its index', () => {
     await utimes(file, when, when);
     expect(await stat(file)).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs });
 
-    const changed = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const changed = await keeping(folder, counted.load);
     expect(counted.reads).toBe(2);
     expect(changed.engine.version).not.toBe(cold.engine.version);
     expect(changed.engine.corpus).toEqual(await loadCorpus(folder));
@@ -316,7 +320,7 @@ describe('startEngine restoring the parsed corpus with its index', () => {
 
   it('reads the files again when a file is added, removed or renamed, or the folder gains a file it skips', async () => {
     const counted = countingLoad();
-    await startEngine({ corpusPath: folder, cache, load: counted.load });
+    await keeping(folder, counted.load);
     const changes = [
       () => writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE),
       () => rename(path.join(folder, 'lighthouse.md'), path.join(folder, 'beacon.md')),
@@ -325,33 +329,31 @@ describe('startEngine restoring the parsed corpus with its index', () => {
     ];
     for (const [i, change] of changes.entries()) {
       await change();
-      const started = await startEngine({ corpusPath: folder, cache, load: counted.load });
+      const started = await keeping(folder, counted.load);
       expect(counted.reads).toBe(i + 2);
       expect(started.engine.corpus).toEqual(await loadCorpus(folder));
     }
-    expect(
-      (await startEngine({ corpusPath: folder, cache, load: counted.load })).engine.corpus.skipped,
-    ).toEqual(['notes.doc']);
+    expect((await keeping(folder, counted.load)).engine.corpus.skipped).toEqual(['notes.doc']);
     expect(counted.reads).toBe(changes.length + 1);
   });
 
   it('refuses a damaged corpus snapshot by its checksum: reads the files, rebuilds, and restores next time', async () => {
     const counted = countingLoad();
-    const cold = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const cold = await keeping(folder, counted.load);
     const file = cache.fileFor(cold.engine.version);
     const bytes = await readFile(file);
     // The corpus snapshot is the end of the body, just before the trailer's newline.
     bytes[bytes.lastIndexOf(0x0a) - 10]! ^= 0x20;
     await writeFile(file, bytes);
 
-    const rebuilt = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const rebuilt = await keeping(folder, counted.load);
     expect(counted.reads).toBe(2);
     expect(rebuilt).toMatchObject({
       from: 'built',
       lookup: { status: 'corrupt', reason: expect.stringContaining('checksum') },
     });
     expect(rebuilt.engine.answer(QUESTION)).toEqual(cold.engine.answer(QUESTION));
-    expect((await startEngine({ corpusPath: folder, cache, load: counted.load })).from).toBe('cache');
+    expect((await keeping(folder, counted.load)).from).toBe('cache');
     expect(counted.reads).toBe(2);
   });
 
@@ -359,9 +361,9 @@ describe('startEngine restoring the parsed corpus with its index', () => {
     const counted = countingLoad();
     const cold = await startWorkerEngine({ corpusPath: folder, cache });
     cold.engine.close();
-    const first = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const first = await keeping(folder, counted.load);
     expect(first).toMatchObject({ from: 'cache', savedTo: cache.fileFor(cold.engine.version) });
-    const second = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const second = await keeping(folder, counted.load);
     expect(counted.reads).toBe(1);
     expect(second.savedTo).toBeUndefined();
     expect(second.engine.corpus).toEqual(await loadCorpus(folder));
@@ -369,9 +371,21 @@ describe('startEngine restoring the parsed corpus with its index', () => {
 
   it('never keeps the parsed corpus of files it did not see (a loader that reports none)', async () => {
     const silent: typeof loadCorpus = (corpusPath) => loadCorpus(corpusPath);
-    await startEngine({ corpusPath: folder, cache, load: silent });
+    await keeping(folder, silent);
     const counted = countingLoad();
-    expect((await startEngine({ corpusPath: folder, cache, load: counted.load })).from).toBe('cache');
+    expect((await keeping(folder, counted.load)).from).toBe('cache');
     expect(counted.reads).toBe(1);
+  });
+  it('without keepCorpus (the bot) never keeps nor restores a parsed corpus: its text comes from its files', async () => {
+    const counted = countingLoad();
+    const cold = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    const warm = await startEngine({ corpusPath: folder, cache, load: counted.load });
+    expect(counted.reads).toBe(2);
+    expect(warm.from).toBe('cache');
+    const trailer = JSON.parse(
+      (await readFile(cache.fileFor(cold.engine.version), 'utf8')).split('\n').at(-1)!,
+    );
+    expect(trailer.files).toBeUndefined();
+    expect(trailer.corpusBytes).toBeUndefined();
   });
 });
