@@ -4,7 +4,7 @@ import { type LoadOptions, loadCorpus, type ReadProgress } from '../../corpus/lo
 import { Engine } from '../engine.ts';
 import { WorkerEngine } from '../index-threads/worker-engine.ts';
 import type { SearchEngine } from '../search-engine.ts';
-import { type CacheOutcome, type CacheRestore, corpusOnDisk, type IndexCache } from './index-cache.ts';
+import { type CacheLookup, type CacheOutcome, corpusOnDisk, type IndexCache } from './index-cache.ts';
 
 /** What a start is doing, as it tells it. */
 export interface StartProgress {
@@ -82,9 +82,8 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
   const started = performance.now();
   // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
   const onDisk = options.cache.enabled ? await corpusOnDisk(options.corpusPath) : undefined;
-  let restored: CacheRestore | undefined;
-  const keep = onDisk !== undefined && options.keepCorpus === true;
-  if (onDisk !== undefined && keep) {
+  let restored: CacheLookup | undefined;
+  if (onDisk !== undefined && options.keepCorpus) {
     const files = await digestCorpusOnDisk(options.corpusPath);
     restored = files === undefined ? undefined : await options.cache.restore(files, onDisk.bytes);
     // Anything short of a hit (none saved, a damaged file) is left to the reading below, which reports it.
@@ -100,7 +99,8 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
       };
     }
   }
-  const digest = keep ? new CorpusDigest(options.corpusPath) : undefined;
+  const digest =
+    onDisk !== undefined && options.keepCorpus ? new CorpusDigest(options.corpusPath) : undefined;
   let filesRead = 0;
   const corpus = await (options.load ?? loadCorpus)(options.corpusPath, {
     onProgress: options.onRead,

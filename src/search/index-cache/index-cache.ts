@@ -67,12 +67,6 @@ export type CacheOutcome =
   | { status: 'miss'; reason: 'disabled' | 'absent' }
   | { status: 'corrupt'; file: string; reason: string };
 
-/** A restore by the corpus files' digest: on a hit the corpus and its engine, else why not. */
-export type CacheRestore =
-  | { status: 'hit'; engine: Engine; file: string }
-  | { status: 'miss'; reason: 'disabled' | 'absent' }
-  | { status: 'corrupt'; file: string; reason: string };
-
 /**
  * A cache lookup: its outcome, and on a hit the restored engine and, when the file holds the parsed
  * corpus too, the digest of the files it was parsed from.
@@ -212,14 +206,14 @@ export class IndexCache {
    * file changed by one byte, renamed, added or removed, or a change to the loader, gives another digest
    * and so a miss). `corpusBytes`: the size of those files, bounding the cache file read.
    */
-  async restore(files: string, corpusBytes: number): Promise<CacheRestore> {
+  async restore(files: string, corpusBytes: number): Promise<CacheLookup> {
     if (!this.enabled) return { status: 'miss', reason: 'disabled' };
     await this.removeStaleTemporaryFiles();
     for (const { file } of await this.#files()) {
       if ((await readTrailer(file))?.files !== files) continue;
       const read = await readEnvelope(file, cacheSizeBound(corpusBytes));
       if (read.status !== 'read') return read;
-      const corrupt = (reason: string): CacheRestore => ({ status: 'corrupt', file, reason });
+      const corrupt = (reason: string): CacheLookup => ({ status: 'corrupt', file, reason });
       const { trailer, body } = read;
       const version = trailer.corpusVersion;
       if (
