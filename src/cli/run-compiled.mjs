@@ -51,6 +51,7 @@ const sourceUrls = {
 
 async function compile(entry, out) {
   const { build } = await import('esbuild');
+  const started = Date.now();
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [entry],
@@ -70,7 +71,11 @@ async function compile(entry, out) {
       'src/cli/run-compiled.mjs',
       'tsconfig.json',
       'package-lock.json',
-    ].map((file) => [file, stamp(file)]),
+    ].map((file) => {
+      const was = stamp(file);
+      // A file edited while this compiled may not be in it: compiled again next time.
+      return [file, was && was[1] < started - 1000 ? was : null];
+    }),
   );
   mkdirSync(OUT_DIR, { recursive: true });
   // Atomic, so that two calls compiling at once never run half a file.
@@ -85,7 +90,21 @@ if (!entry) {
   process.exit(2);
 }
 const out = path.join(OUT_DIR, `${path.basename(entry, '.ts')}.mjs`);
-if (!fresh(out)) await compile(entry, out);
+let compiled = true;
+if (!fresh(out)) {
+  try {
+    await compile(entry, out);
+  } catch (error) {
+    // Nowhere to write it (a read-only node_modules): the command runs through tsx, only slower.
+    if (!['EACCES', 'EROFS', 'EPERM', 'ENOSPC'].includes(error?.code)) throw error;
+    compiled = false;
+  }
+}
 // The command reads its own arguments as if it had been started directly.
 process.argv = [process.argv[0], path.join(ROOT, entry), ...args];
-await import(pathToFileURL(out).href);
+if (compiled) {
+  await import(pathToFileURL(out).href);
+} else {
+  (await import('tsx/esm/api')).register();
+  await import(pathToFileURL(path.join(ROOT, entry)).href);
+}
