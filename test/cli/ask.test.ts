@@ -105,7 +105,10 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     const args = ['--json', '--stdin', '--limit', '5', '--corpus', BBC];
     const fresh = await ask(args, questions, { INDEX_CACHE_DIR: '' });
     expect(fresh.code).toBe(0);
-    const answers = fresh.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const answers = fresh.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(answers.map((answer) => answer.results.length > 0)).toEqual([true, true, true, true, false]);
     const first = await ask(args, questions, { INDEX_CACHE_DIR: cache }, COMPILED);
     expect(first.stderr).toMatch(/ask: ready: 2,225 articles, [\d,]+ passages, index built/);
