@@ -6,6 +6,8 @@ export interface NamedPeriod {
   /** As a reader writes it back: `2003`, `August 2015`. */
   label: string;
   period: Period;
+  /** For a month, its year: where coverage nearest the month is looked for when the month has none. */
+  year?: Period;
 }
 
 /** What a question says about time. */
@@ -82,6 +84,7 @@ function monthPeriod(month: string, year: string): NamedPeriod {
   return {
     label: `${name.charAt(0).toUpperCase()}${name.slice(1)} ${year}`,
     period: { since: periodBound('since', written), until: periodBound('until', written) },
+    year: yearPeriod(year).period,
   };
 }
 

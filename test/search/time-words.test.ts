@@ -11,10 +11,12 @@ describe('the time words of a question', () => {
     expect(readTimeWords('strike in August 2015').named).toEqual({
       label: 'August 2015',
       period: { since: '2015-08-01', until: '2015-08-31' },
+      year: { since: '2015-01-01', until: '2015-12-31' },
     });
     expect(readTimeWords('what happened during Feb. 2004 at the port').named).toEqual({
       label: 'February 2004',
       period: { since: '2004-02-01', until: '2004-02-29' },
+      year: { since: '2004-01-01', until: '2004-12-31' },
     });
     expect(readTimeWords('the sept 1987 crash').named?.label).toBe('September 1987');
     expect(readTimeWords('Gravelines strike in late 2003').named?.label).toBe('2003');
