@@ -93,9 +93,9 @@ export function closestTo(
   const from = Date.parse(period.since ?? '0000-01-01');
   const to = Date.parse(period.until ?? '9999-12-31');
   let nearest: { day: string; distance: number } | undefined;
-  for (const group of groups) {
-    const day = nearestDay(group, from, to);
-    if (day === undefined) continue;
+  for (const report of groups.flat()) {
+    if (report.published === null) continue;
+    const day = publishedDay(report.published);
     const at = Date.parse(day);
     const distance = at < from ? from - at : Math.max(0, at - to);
     if (!nearest || distance < nearest.distance) nearest = { day, distance };
@@ -107,19 +107,6 @@ export function closestTo(
     timeZone: 'UTC',
   });
   return `${month} ${nearest.day.slice(0, 4)}`;
-}
-
-/** The day of a group's report nearest the period, or undefined when none is dated. */
-function nearestDay(group: ReportGroup, from: number, to: number): string | undefined {
-  let best: { day: string; distance: number } | undefined;
-  for (const report of group) {
-    if (report.published === null) continue;
-    const day = publishedDay(report.published);
-    const at = Date.parse(day);
-    const distance = at < from ? from - at : Math.max(0, at - to);
-    if (!best || distance < best.distance) best = { day, distance };
-  }
-  return best?.day;
 }
 
 /**
