@@ -79,6 +79,13 @@ describe('a question asking for the latest state', () => {
     expect(shown.slice(1)).toEqual([...shown.slice(1)].sort().reverse());
   });
 
+  it('for the present state of a fact ("now", "still"), leads each fact with its newest report, facts as ranked', () => {
+    const still = engine.answer('Is the Gravelines dock strike still on?', { limit: 5 });
+    const plain = engine.answer('Is the Gravelines dock strike on?', { limit: 5 });
+    expect(still.time).toBeUndefined();
+    expect(still.results.map((r) => r.article)).toEqual(plain.results.map((r) => r.article));
+  });
+
   it('leads a same-fact group with its newest report; every group shows its earliest and latest outlet', () => {
     const earliest = { citation: 'port-sale-wire#1', publisher: 'Wire', published: '2016-02-01T09:00:00Z' };
     const latest = { citation: 'port-sale-gazette#1', publisher: 'Harbour Gazette', published: '2016-06-30' };
