@@ -17,7 +17,9 @@ export function outcomeLabel(outcome: QuestionOutcome): string {
 
 /**
  * The questions whose outcome differs between the engine with its date layer and without it (the same
- * index asked twice), in question order: what the date layer costs or gains, question by question.
+ * index asked twice), in question order: what the date layer costs or gains, question by question. An
+ * answer that only gained "Nothing from 2018; …" before the same passages is not a difference here; the
+ * table counts those (nothing-from).
  */
 export function outcomeDifferences(
   questions: readonly EvalQuestion[],
@@ -30,8 +32,7 @@ export function outcomeDifferences(
     const other = without.get(outcome.id);
     const question = asked.get(outcome.id);
     if (other === undefined || question === undefined) return [];
-    return outcomeLabel(outcome) === outcomeLabel(other)
-      ? []
-      : [{ question, withDates: outcome, withoutDates: other }];
+    const same = outcome.empty === other.empty && outcome.rank === other.rank;
+    return same ? [] : [{ question, withDates: outcome, withoutDates: other }];
   });
 }
