@@ -18,10 +18,12 @@ import { parseArgs } from 'node:util';
 import { RANKING, type RankingWeights } from '../src/search/ranking.ts';
 import { parseRankingModel, type RankingModel } from '../src/search/ranking-model.ts';
 import { type CorpusName, evalCorpus } from './eval/corpora.ts';
+import { outcomeDifferences, outcomeLabel } from './eval/date-layer-diff.ts';
 import { evalEngines } from './eval/engines.ts';
+import type { QuestionOutcome } from './eval/outcome.ts';
 import { summarizeHalves } from './eval/outcome.ts';
 import { qualityTable, type RunReport } from './eval/quality-table.ts';
-import { evaluateRun, parseSets, RUNS, type RunName } from './eval/runs.ts';
+import { evaluateRun, parseSets, RUNS, type RunName, runQuestions } from './eval/runs.ts';
 import { countPassages } from './lib/bench-corpus.ts';
 
 const { values: args } = parseArgs({
@@ -63,6 +65,7 @@ if (engines.length === 0) {
 // 24k corpus comes last so the quick sets report first.
 const corpusOrder: CorpusName[] = ['seed', 'newsqa', 'full'];
 const reports: RunReport[] = [];
+const outcomesOf = new Map<string, QuestionOutcome[]>();
 const corpora: Record<string, { articles: number; passages: number }> = {};
 const builds: { engine: string; corpus: CorpusName; ms: number }[] = [];
 for (const corpusName of corpusOrder) {
@@ -78,7 +81,9 @@ for (const corpusName of corpusOrder) {
     builds.push({ engine: engine.name, corpus: corpusName, ms: buildMs });
     log(`  ${engine.name} built in ${(buildMs / 1000).toFixed(1)} s`);
     for (const run of corpusRuns) {
-      const halves = summarizeHalves(await evaluateRun(index, run));
+      const outcomes = await evaluateRun(index, run);
+      outcomesOf.set(`${run} ${engine.name}`, outcomes);
+      const halves = summarizeHalves(outcomes);
       reports.push({ run, corpus: corpusName, engine: engine.name, halves });
       // Each run's figures as soon as they exist, so a long run that is stopped still reports.
       const brief = (half: 'tune' | 'test') => {
@@ -94,10 +99,35 @@ log('');
 // Read by set: each run's engines side by side.
 log(qualityTable([...reports].sort((a, b) => runs.indexOf(a.run) - runs.indexOf(b.run))));
 log('');
+log(await dateLayerDifferences());
+log('');
 log('empty: share answered with no results ("No coverage found"); quote: among rank-1 hits, share whose');
 log(
-  'quote holds the answer (engines that quote only). NewsQA tunes on 0-based odd questions, the sets on odd ids.',
+  'quote holds the answer (engines that quote only); nothing-from: answered "Nothing from <the year or month',
+);
+log(
+  'asked>; closest coverage is from …" (not counted as empty). NewsQA tunes on 0-based odd questions, the sets on odd ids.',
 );
 if (args.json) {
   process.stdout.write(`${JSON.stringify({ ranking, corpora, builds, runs: reports })}\n`);
+}
+
+/** Every question answered differently with the date layer and without it, run by run. */
+async function dateLayerDifferences(): Promise<string> {
+  const lines: string[] = [];
+  for (const run of runs) {
+    const withDates = outcomesOf.get(`${run} newsdesk`);
+    const withoutDates = outcomesOf.get(`${run} newsdesk-no-dates`);
+    if (withDates === undefined || withoutDates === undefined) continue;
+    const differences = outcomeDifferences(await runQuestions(run), withDates, withoutDates);
+    lines.push(
+      `${run}: ${differences.length} question(s) answered differently with the date layer than without`,
+    );
+    for (const { question, withDates: ours, withoutDates: theirs } of differences) {
+      lines.push(
+        `  ${question.id} (${question.half}) ${outcomeLabel(ours)} with dates, ${outcomeLabel(theirs)} without: ${question.question}`,
+      );
+    }
+  }
+  return lines.join('\n');
 }

@@ -15,8 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { engineAdapters } from './engines/registry.ts';
 import { assembleBenchCorpora } from './lib/bench-corpus.ts';
+import { type DatedOutcome, datedLines, datedTarget } from './lib/dated-modes.ts';
 import { formatTable } from './lib/format-table.ts';
 import { describeMachine, installedVersions } from './lib/machine.ts';
+import { measureDated } from './lib/measure-dated.ts';
 import { measureQuoteCheck, quoteCheckLines } from './lib/measure-quote-check.ts';
 import type { MeasurementJob, MeasurementOutcome } from './lib/measurement.ts';
 import { isFailed } from './lib/measurement.ts';
@@ -135,6 +137,7 @@ async function main(): Promise<void> {
   const workDir = await mkdtemp(join(tmpdir(), 'newsdesk-bench-'));
   const outcomes: MeasurementOutcome[] = [];
   let quoteCheck: Awaited<ReturnType<typeof measureQuoteCheck>> | undefined;
+  let dated: DatedOutcome | { error: string } | undefined;
   const started = performance.now();
   let remainingPassages = sizes.reduce((sum, size) => sum + size.passageCount * options.engines.length, 0);
   try {
@@ -184,6 +187,22 @@ async function main(): Promise<void> {
       options.timeoutSeconds * 1000,
     );
     log(quoteCheckLines(quoteCheck).join('\n'));
+    // Issue 11: a filtered /ask and /timeline against the unfiltered /ask, each question asked the three
+    // ways in turn in one process, so the machine's load falls on all three alike.
+    if (options.engines.includes('newsdesk')) {
+      dated = await measureDated(
+        {
+          corpusName: largest.name,
+          corpusFile: join(workDir, `${largest.name}.json`),
+          questionsFile: join(options.dataDir, 'newsqa', 'questions.jsonl'),
+          newsqaQuestions: options.questionLimit ?? 300,
+          // Three queries a question, and a p99 needs a few hundred of each.
+          budgetSeconds: 3 * options.queryBudgetSeconds,
+        },
+        options.timeoutSeconds * 1000,
+      );
+      log(datedLines(dated).join('\n'));
+    }
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -202,13 +221,13 @@ async function main(): Promise<void> {
       package: adapter.packageName,
       configuration: adapter.configuration,
     }));
-  const targets = checkTargets(outcomes);
+  const targets = [...checkTargets(outcomes), datedTarget(dated)];
   const ratios = peerRatios(outcomes);
   const growth = growthRatios(outcomes);
 
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ machine, versions, corpora, engines, totalSeconds, results: outcomes, ratios, growth, targets, quoteCheck }, null, 2)}\n`,
+      `${JSON.stringify({ machine, versions, corpora, engines, totalSeconds, results: outcomes, ratios, growth, targets, quoteCheck, dated }, null, 2)}\n`,
     );
     return;
   }
@@ -307,7 +326,8 @@ async function main(): Promise<void> {
     out.push('');
   }
   if (quoteCheck) out.push(...quoteCheckLines(quoteCheck), '');
-  out.push('Targets (issue 6):');
+  if (dated) out.push(...datedLines(dated), '');
+  out.push('Targets (issue 6; the last, issue 11):');
   for (const check of targets) out.push(`  ${check.status} ${check.target}: ${check.detail}`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

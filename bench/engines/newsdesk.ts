@@ -21,13 +21,13 @@ export const newsdesk: EngineAdapter = {
 };
 
 /** The engine from what an adapter's `serialize` wrote (the postings, as the index cache stores them). */
-export function restoreEngine(corpus: Corpus, serialized: string | Uint8Array): Engine {
+function restoreEngine(corpus: Corpus, serialized: string | Uint8Array): Engine {
   if (typeof serialized === 'string') throw new Error('newsdesk: a serialized index is bytes');
   const passageCounts = corpus.articles.map((article) => article.passages.length);
   return Engine.fromPostings(corpus, decodePostings(serialized, passageCounts));
 }
 
 /** What the index cache writes for an engine, without its envelope. */
-export function serializeEngine(engine: Engine): Buffer {
+function serializeEngine(engine: Engine): Buffer {
   return Buffer.concat(encodePostings(engine.postings));
 }

@@ -30,7 +30,13 @@ export function evalEngines(ranking: RankingWeights, model?: RankingModel): Eval
       corpora: ['seed', 'newsqa', 'full'],
       build(corpus) {
         const engine = engineFor(corpus);
-        return { search: (question, limit) => engine.answer(question, { limit }).results };
+        return {
+          search(question, limit) {
+            const answer = engine.answer(question, { limit });
+            const outOfPeriod = answer.time?.named?.found === false;
+            return answer.results.map((result) => (outOfPeriod ? { ...result, outOfPeriod } : result));
+          },
+        };
       },
     },
     {

@@ -14,6 +14,11 @@ export interface EvalQuestion {
 /** A retrieved passage; engines that pick a sentence to show (this project's) also give its `quote`. */
 export interface ScoredPassage extends RetrievedPassage {
   quote?: string;
+  /**
+   * The answer said it has nothing from the year or month the question named and shows the closest
+   * coverage instead ("Nothing from 2018; closest coverage is from 2005:").
+   */
+  outOfPeriod?: boolean;
 }
 
 /** What happened to one question. */
@@ -25,6 +30,8 @@ export interface QuestionOutcome {
   rank: number | null;
   /** The engine returned nothing: shown to users as "No coverage found". */
   empty: boolean;
+  /** It returned passages under "Nothing from <the period asked>; closest coverage is from …". */
+  outOfPeriod: boolean;
   /** For a hit at rank 1 from an engine that quotes: whether the quote holds the answer; else null. */
   quoteHolds: boolean | null;
   /** Time the search took, in milliseconds. */
@@ -51,6 +58,7 @@ export function scoreQuestion(
     answerable,
     rank,
     empty: results.length === 0,
+    outOfPeriod: results[0]?.outOfPeriod === true,
     quoteHolds: quote === undefined ? null : collapseWhitespace(quote).includes(collapseWhitespace(answer!)),
     ms,
   };
@@ -69,6 +77,8 @@ export interface Summary {
   empty: number;
   /** How many questions were answered with no results. */
   emptyCount: number;
+  /** How many were answered only with coverage from another time than the one named ("Nothing from 2018; …"). */
+  outOfPeriodCount: number;
   /** Among rank-1 hits that carry a quote, the share whose quote holds the answer. */
   quoteAccuracy: number | null;
   /** How many rank-1 hits carried a quote (the denominator of `quoteAccuracy`). */
@@ -94,6 +104,7 @@ export function summarize(outcomes: readonly QuestionOutcome[]): Summary {
           answerable.length,
     empty: share(outcomes, (outcome) => outcome.empty) ?? 0,
     emptyCount: outcomes.filter((outcome) => outcome.empty).length,
+    outOfPeriodCount: outcomes.filter((outcome) => outcome.outOfPeriod).length,
     quoteAccuracy: share(quoted, (outcome) => outcome.quoteHolds === true),
     quoted: quoted.length,
     latencyMs:

@@ -23,6 +23,7 @@ const HEADER = [
   'MRR@5',
   'empty',
   '(n)',
+  'nothing-from',
   'quote',
   'p50 ms',
   'p99 ms',
@@ -35,6 +36,8 @@ function figure(value: number | null): string {
 /**
  * One row per run, engine and half (tune, then test). `empty` is the share answered with no results:
  * on off-topic sets the "no coverage" rate, elsewhere a miss a user sees as "No coverage found".
+ * `nothing-from` counts answers that said the corpus has nothing from the year or month the question
+ * named and showed the closest coverage instead; they are not counted in `empty`.
  */
 export function qualityTable(reports: readonly RunReport[]): string {
   const rows = reports.flatMap(({ run, corpus, engine, halves }) =>
@@ -52,6 +55,7 @@ export function qualityTable(reports: readonly RunReport[]): string {
         figure(summary.mrrAt5),
         figure(summary.empty),
         String(summary.emptyCount),
+        String(summary.outOfPeriodCount),
         figure(summary.quoteAccuracy),
         summary.latencyMs === null ? '-' : summary.latencyMs.p50.toFixed(2),
         summary.latencyMs === null ? '-' : summary.latencyMs.p99.toFixed(2),

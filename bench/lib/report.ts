@@ -3,10 +3,6 @@ import { isFailed } from './measurement.ts';
 
 /** Name of this project's engine in the report. */
 export const OUR_ENGINE = 'newsdesk';
-/** The same engine asked as `/ask since/until` and `/timeline` ask it: measured against it, not peers. */
-export const OUR_VARIANTS = ['newsdesk-filtered', 'newsdesk-timeline'];
-/** How far over the unfiltered `/ask`'s p99 a filtered `/ask` or a `/timeline` may be and still count as the same. */
-export const SAME_P99_TOLERANCE = 1.1;
 
 /** Allowed growth of per-passage build time and memory from the smallest to the largest size. */
 export const LINEAR_GROWTH_TOLERANCE = 1.2;
@@ -122,7 +118,6 @@ export function checkTargets(outcomes: readonly MeasurementOutcome[]): TargetChe
   const targets = {
     lunr: `query p99 <= 2x lunr's at ${at}`,
     minisearch: `query p99 < MiniSearch defaults' at ${at}`,
-    dated: `filtered /ask and /timeline query p99 within ${SAME_P99_TOLERANCE}x the unfiltered /ask's at ${at}`,
     quality: `hit@5 best of all engines at ${at}`,
     build: `build CPU time per passage grows <= ${LINEAR_GROWTH_TOLERANCE}x from smallest to largest size`,
     heap: `index heap per passage grows <= ${LINEAR_GROWTH_TOLERANCE}x from smallest to largest size`,
@@ -151,10 +146,7 @@ export function checkTargets(outcomes: readonly MeasurementOutcome[]): TargetChe
         )
       : skip(targets.minisearch, 'MiniSearch not measured'),
   );
-  const peers = results.filter(
-    (result) =>
-      result.corpusName === largest && result.engine !== OUR_ENGINE && !OUR_VARIANTS.includes(result.engine),
-  );
+  const peers = results.filter((result) => result.corpusName === largest && result.engine !== OUR_ENGINE);
   const bestPeer = peers.reduce<EngineMeasurement | undefined>(
     (best, peer) => (best === undefined || peer.quality.hitAt5 > best.quality.hitAt5 ? peer : best),
     undefined,
@@ -190,20 +182,5 @@ export function checkTargets(outcomes: readonly MeasurementOutcome[]): TargetChe
     );
   }
 
-  const variants = OUR_VARIANTS.map((name) => find(results, name, largest));
-  checks.push(
-    variants.every((variant) => variant !== undefined)
-      ? verdict(
-          targets.dated,
-          variants.every((variant) => variant!.latency.p99 <= SAME_P99_TOLERANCE * ours.latency.p99),
-          variants
-            .map(
-              (variant) =>
-                `${variant!.engine} ${fixed(variant!.latency.p99)} ms (ratio ${fixed(variant!.latency.p99 / ours.latency.p99)})`,
-            )
-            .join(', ') + ` vs /ask ${fixed(ours.latency.p99)} ms`,
-        )
-      : skip(targets.dated, 'filtered /ask or /timeline not measured'),
-  );
   return checks;
 }

@@ -6,16 +6,17 @@ import { readTimeWords } from './time-words.ts';
 
 /**
  * The date layer of an answer: applied after ranking, to groups of reports of one fact, so it never
- * changes what the fitted ranking scores. A question naming a year or month has that period's groups
- * first; one asking for the latest news has the newest reports first.
+ * changes what the fitted ranking scores nor lowers the bar for an answer. A question naming a year or
+ * month has that period's groups first, or says that the corpus has nothing from then; one asking for
+ * the latest news has the newest reports first.
  */
 
 /** Reports of one fact from different articles, most relevant first. */
 export type ReportGroup = AnswerResult[];
 
 /**
- * Groups reordered by time are chosen among at least this many, so the first pages of an answer agree
- * on the order and "nearest" or "newest" is not just the best of the first few.
+ * Groups put newest first are chosen among at least this many, so the first pages of an answer agree
+ * on the order and "newest" is not just the best of the first few.
  */
 const TIME_ORDER_POOL = 10;
 
@@ -35,47 +36,40 @@ export function* answerInTime(
 ): Steps<Answer> {
   const shown = offset + limit;
   const words = timeWords ? readTimeWords(question) : undefined;
-  const reorders =
-    words !== undefined && (words.recent || (words.named !== undefined && period === undefined));
-  const pool = reorders ? Math.max(shown, TIME_ORDER_POOL) : shown;
-  // The question is searched as the ranking was fitted, time words and all; without a named year or month
-  // when that finds nothing (a year no article mentions), and always within a named period, which the
-  // filter stands for. A recency word ("today") is never dropped: without it an off-topic question
-  // ("the weather in Calais today?") would be asked again with less to refuse it on.
+  const pool = words?.latest ? Math.max(shown, TIME_ORDER_POOL) : shown;
+  // The question is searched as the ranking was fitted, time words and all, and what it finds is the
+  // answer: a year or month it names never lowers the bar ("who won the World Cup in 2018?" with its year
+  // dropped was answered from a 2006 passage, when as asked it is refused). Within a named period (or a
+  // month's year), which the filter stands for, the question is searched without the period's words, as
+  // `since`/`until` would search it. A recency word ("today") is never dropped.
   const topic = words && words.topic !== '' ? words.topic : question;
-  const dropsNamed = words?.named !== undefined && topic !== question;
-  // The topic without its named year or month, searched at most once.
-  let ofTopic: ReportGroup[] | undefined;
-  let all = yield* search(question, period, pool);
-  if (all.length === 0 && dropsNamed) {
-    ofTopic = yield* search(topic, period, pool);
-    all = ofTopic;
-  }
+  const all = yield* search(question, period, pool);
   const time: AnswerTime = {};
   let groups = all;
   if (words?.named && period === undefined) {
     const named = words.named;
     const within = yield* search(topic, named.period, shown);
+    // A month with no coverage: the coverage of its year comes first, the nearest month said.
+    const around = within.length === 0 && named.year ? yield* search(topic, named.year, shown) : [];
+    if (within.length > 0 || around.length > 0)
+      groups = preferPeriod(within.length > 0 ? within : around, all);
     if (within.length > 0) {
-      groups = preferPeriod(within, all);
       time.named = { label: named.label, found: true };
-    } else {
-      // Nearest in time among the topic's coverage: the year asked, which no article of then holds, would
-      // otherwise count against the reports of other years.
-      if (dropsNamed && ofTopic === undefined) ofTopic = yield* search(topic, period, pool);
-      const around = ofTopic ?? all;
-      const nearest = nearestTo(around.length > 0 ? around : all, named.period, named.label.includes(' '));
-      groups = nearest.groups;
-      time.named = {
-        label: named.label,
-        found: false,
-        ...(nearest.closest ? { closest: nearest.closest } : {}),
-      };
+    } else if (groups.length > 0) {
+      // Said, not reordered: putting the reports nearest in time first put less relevant ones above the
+      // answer (a Reuters report of January 1987 above the one answering "Krupp's sales in 1986").
+      const closest = closestTo(groups.slice(offset, shown), named.period, named.label.includes(' '));
+      time.named = { label: named.label, found: false, ...(closest ? { closest } : {}) };
     }
   }
-  if (words?.recent && groups.length > 0) {
+  if (words?.latest && groups.length > 0) {
     groups = newestFirst(groups);
     time.newestFirst = true;
+  } else if (words?.recent) {
+    // The present state of a fact ("who owns it now?"): each fact told by its newest report, the facts
+    // in ranked order. Putting every newer report first put a shareholder-meeting notice above the offer
+    // asked about ("How much is Arsenal Holdings now offering?").
+    groups = groups.map(newestLead);
   }
   if (groups.length === 0) return { query: question, results: [], hasMore: false };
   return {
@@ -93,62 +87,55 @@ export function preferPeriod(within: readonly ReportGroup[], all: readonly Repor
 }
 
 /**
- * When the period named has no coverage: the groups nearest it in time first (by their report nearest
- * it; undated groups last, each keeping its ranked order among equals), and when that nearest coverage
- * is, as a year (`1987`) or, for a month asked, a month (`July 2015`).
+ * When the period named has no coverage: when the reports shown that are nearest it in time are from, as
+ * a year (`1987`) or, for a month asked, a month (`July 2015`); undefined when none is dated.
  */
-export function nearestTo(
+export function closestTo(
   groups: readonly ReportGroup[],
   period: Period,
   byMonth: boolean,
-): { groups: ReportGroup[]; closest?: string } {
+): string | undefined {
   const from = Date.parse(period.since ?? '0000-01-01');
   const to = Date.parse(period.until ?? '9999-12-31');
-  const distance = (group: ReportGroup) => {
-    let best = Number.POSITIVE_INFINITY;
-    for (const report of group) {
-      if (report.published === null) continue;
-      const at = Date.parse(publishedDay(report.published));
-      best = Math.min(best, at < from ? from - at : Math.max(0, at - to));
-    }
-    return best;
-  };
-  const ordered = groups
-    .map((group) => ({ group, distance: distance(group) }))
-    .sort((a, b) => (a.distance === b.distance ? 0 : a.distance < b.distance ? -1 : 1))
-    .map(({ group }) => group);
-  const nearest = ordered[0] ? nearestDay(ordered[0], from, to) : undefined;
-  if (nearest === undefined) return { groups: ordered };
-  if (!byMonth) return { groups: ordered, closest: nearest.slice(0, 4) };
-  const month = new Date(`${nearest.slice(0, 7)}-01T00:00:00Z`).toLocaleString('en-GB', {
-    month: 'long',
-    timeZone: 'UTC',
-  });
-  return { groups: ordered, closest: `${month} ${nearest.slice(0, 4)}` };
-}
-
-/** The day of a group's report nearest the period, or undefined when none is dated. */
-function nearestDay(group: ReportGroup, from: number, to: number): string | undefined {
-  let best: { day: string; distance: number } | undefined;
-  for (const report of group) {
+  let nearest: { day: string; distance: number } | undefined;
+  for (const report of groups.flat()) {
     if (report.published === null) continue;
     const day = publishedDay(report.published);
     const at = Date.parse(day);
     const distance = at < from ? from - at : Math.max(0, at - to);
-    if (!best || distance < best.distance) best = { day, distance };
+    if (!nearest || distance < nearest.distance) nearest = { day, distance };
   }
-  return best?.day;
+  if (nearest === undefined) return undefined;
+  if (!byMonth) return nearest.day.slice(0, 4);
+  const month = new Date(`${nearest.day.slice(0, 7)}-01T00:00:00Z`).toLocaleString('en-GB', {
+    month: 'long',
+    timeZone: 'UTC',
+  });
+  return `${month} ${nearest.day.slice(0, 4)}`;
 }
 
 /**
- * Newest first: within each group its newest dated report leads (the others follow, as ranked), and
- * groups are ordered by that report's day, newest first. Undated reports and groups keep their ranked
- * order after the dated ones: their place in time is unknown.
+ * Newest first: within each group its newest dated report leads (the others follow, as ranked), and the
+ * dated groups are put in order of that report's day, newest first, in the places dated groups hold.
+ * Undated groups keep their ranked places and undated reports follow the dated ones of their group: their
+ * place in time is unknown, and moving them below every dated report put 1987 wire stories above the
+ * undated NewsQA articles that answered, over the 24k corpus.
  */
 export function newestFirst(groups: readonly ReportGroup[]): ReportGroup[] {
-  const day = (report: AnswerResult) => (report.published === null ? '' : publishedDay(report.published));
-  const newest = (group: ReportGroup) => [...group].sort((a, b) => day(b).localeCompare(day(a)));
-  return groups.map(newest).sort((a, b) => day(b[0]!).localeCompare(day(a[0]!)));
+  const led = groups.map(newestLead);
+  const dated = led.filter((group) => dayOf(group[0]!) !== '');
+  const inOrder = [...dated].sort((a, b) => dayOf(b[0]!).localeCompare(dayOf(a[0]!)));
+  let next = 0;
+  return led.map((group) => (dayOf(group[0]!) === '' ? group : inOrder[next++]!));
+}
+
+/** A group led by its newest dated report, the others following as ranked, undated ones last. */
+export function newestLead(group: ReportGroup): ReportGroup {
+  return [...group].sort((a, b) => dayOf(b).localeCompare(dayOf(a)));
+}
+
+function dayOf(report: AnswerResult): string {
+  return report.published === null ? '' : publishedDay(report.published);
 }
 
 /** A group as one result: its lead, the other reports' citations, and the earliest and latest dated report. */

@@ -6,6 +6,8 @@ export interface NamedPeriod {
   /** As a reader writes it back: `2003`, `August 2015`. */
   label: string;
   period: Period;
+  /** For a month, its year: where coverage nearest the month is looked for when the month has none. */
+  year?: Period;
 }
 
 /** What a question says about time. */
@@ -14,6 +16,11 @@ export interface TimeWords {
   named?: NamedPeriod;
   /** Whether it asks for the latest, current or recent state. */
   recent: boolean;
+  /**
+   * Whether it asks for the newest coverage itself ("the latest on the strike", "most recent figures"),
+   * not the present state of a fact ("who owns it now", "is the port still closed").
+   */
+  latest: boolean;
   /** The question without its time words: what a timeline of the question's topic searches. */
   topic: string;
 }
@@ -54,6 +61,9 @@ const NAMED = new RegExp(
 const RECENT =
   /\b(?:latest|newest|most\s+recent(?:ly)?|recent(?:ly)?(?!\s+(?:years|decades|history))|current(?:ly)?(?!\s+accounts?)|nowadays|right\s+now|now|these\s+days|today|still|up\s+to\s+date)\b/gi;
 
+/** The words of `RECENT` that ask for the newest coverage itself. */
+const LATEST = /\b(?:latest|newest|most\s+recent(?:ly)?|up\s+to\s+date)\b/i;
+
 /** Reads a question's time words; the question itself is searched unchanged. */
 export function readTimeWords(question: string): TimeWords {
   const match = NAMED.exec(question);
@@ -68,7 +78,7 @@ export function readTimeWords(question: string): TimeWords {
   }
   const recent = new RegExp(RECENT.source, 'i').test(question);
   topic = topic.replace(RECENT, ' ').replace(/\s+/g, ' ').trim();
-  return { ...(named ? { named } : {}), recent, topic };
+  return { ...(named ? { named } : {}), recent, latest: LATEST.test(question), topic };
 }
 
 function yearPeriod(year: string): NamedPeriod {
@@ -82,6 +92,7 @@ function monthPeriod(month: string, year: string): NamedPeriod {
   return {
     label: `${name.charAt(0).toUpperCase()}${name.slice(1)} ${year}`,
     period: { since: periodBound('since', written), until: periodBound('until', written) },
+    year: yearPeriod(year).period,
   };
 }
 

@@ -131,9 +131,9 @@ describe('GIVEN the bot on a dated corpus (a dock strike, 1987-2015), logged in 
     expect(textOf(timeline)).toContain('cite `wire-1987#1` · **first report**');
   });
 
-  it('a year named in a question with no coverage from then says so and shows the nearest coverage first', async () => {
+  it('a year named in a question with no coverage from then says so and when the nearest coverage is from', async () => {
     const { data } = await send(
-      chatInput('ask', { question: 'Gravelines dock strike in 1990', limit: 1 }, member),
+      chatInput('ask', { question: 'dock strike at the port of Gravelines in 1990', limit: 1 }, member),
     ).final();
     expect(String(data.content)).toBe(
       'Nothing from 1990; closest coverage is from 1987:\nOne passage answers your question:',

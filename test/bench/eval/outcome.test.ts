@@ -67,6 +67,14 @@ describe('scoreQuestion', () => {
     expect(scoreQuestion(offTopic, [], 1)).toMatchObject({ answerable: false, rank: null, empty: true });
     expect(scoreQuestion(offTopic, [lede], 1)).toMatchObject({ answerable: false, rank: null, empty: false });
   });
+
+  it('records an answer given as the closest coverage to a period that has none', () => {
+    expect(scoreQuestion(offTopic, [lede], 1).outOfPeriod).toBe(false);
+    expect(scoreQuestion(offTopic, [{ ...lede, outOfPeriod: true }], 1)).toMatchObject({
+      empty: false,
+      outOfPeriod: true,
+    });
+  });
 });
 
 function outcome(
@@ -80,6 +88,7 @@ function outcome(
     answerable: true,
     rank,
     empty: false,
+    outOfPeriod: false,
     quoteHolds: null,
     ms: 1,
     ...extra,
@@ -107,16 +116,18 @@ describe('summarize', () => {
     expect(summary.quoted).toBe(1);
   });
 
-  it('gives no hit figures for a set of off-topic questions, only the empty share', () => {
+  it('gives no hit figures for a set of off-topic questions, only the empty share and the closest-coverage answers', () => {
     const summary = summarize([
       outcome('test', null, { answerable: false, empty: true }),
       outcome('test', null, { answerable: false }),
+      outcome('test', null, { answerable: false, outOfPeriod: true }),
     ]);
     expect(summary).toMatchObject({
       hitAt1: null,
       hitAt5: null,
       mrrAt5: null,
-      empty: 0.5,
+      empty: 1 / 3,
+      outOfPeriodCount: 1,
       quoteAccuracy: null,
     });
   });

@@ -5,8 +5,26 @@ import { qualityTable } from '../../../bench/eval/quality-table.ts';
 describe('qualityTable', () => {
   it('prints one row per half with the figures that apply and dashes for the rest', () => {
     const halves = summarizeHalves([
-      { id: 'o-1', half: 'tune', answerable: false, rank: null, empty: true, quoteHolds: null, ms: 0.5 },
-      { id: 'o-2', half: 'test', answerable: false, rank: null, empty: false, quoteHolds: null, ms: 1.5 },
+      {
+        id: 'o-1',
+        half: 'tune',
+        answerable: false,
+        rank: null,
+        empty: true,
+        outOfPeriod: false,
+        quoteHolds: null,
+        ms: 0.5,
+      },
+      {
+        id: 'o-2',
+        half: 'test',
+        answerable: false,
+        rank: null,
+        empty: false,
+        outOfPeriod: true,
+        quoteHolds: null,
+        ms: 1.5,
+      },
     ]);
     const lines = qualityTable([{ run: 'off-topic', corpus: 'full', engine: 'newsdesk', halves }]).split(
       '\n',
@@ -25,6 +43,7 @@ describe('qualityTable', () => {
       '-',
       '1.000',
       '1',
+      '0',
       '-',
       '0.50',
       '0.50',
@@ -41,6 +60,7 @@ describe('qualityTable', () => {
       '-',
       '0.000',
       '0',
+      '1',
       '-',
       '1.50',
       '1.50',
