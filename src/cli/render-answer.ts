@@ -76,11 +76,17 @@ export function renderAnswer(
   disagreements: ReadonlyMap<string, readonly Disagreement[]> = new Map(),
 ): string {
   if (answer.results.length === 0) {
-    const lines = [`No coverage found for “${stripControls(answer.query.trim().slice(0, 200))}”.`];
+    const named = answer.time?.named?.label;
+    const lines = [
+      `No coverage found for “${stripControls(answer.query.trim().slice(0, 200))}”${named ? `: nothing from ${stripControls(named)} answers it` : ''}.`,
+    ];
     if (closest.length > 0) {
       lines.push('Closest articles in the corpus:');
       for (const article of closest) {
-        lines.push(`  • ${stripControls(article.title)} ${style.dim(`(${stripControls(article.id)})`)}`);
+        const date = article.published ? article.published.slice(0, 10) : 'undated';
+        lines.push(
+          `  • ${stripControls(article.title)} ${style.dim(`(${date}, ${stripControls(article.id)})`)}`,
+        );
       }
     }
     return `${lines.join('\n')}\n`;

@@ -85,7 +85,7 @@ export async function answerQuestion(
     if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
     const closest = await engine.closestHeadlinesAsync(request.question, 3);
     request.observe?.({ kind: 'no-coverage', corpusVersion: engine.version });
-    return renderNoCoverage(request.question, closest, source ?? null, written);
+    return renderNoCoverage(request.question, closest, source ?? null, written, answer.time?.named?.label);
   }
   request.observe?.({
     kind: 'answered',

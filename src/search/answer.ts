@@ -73,7 +73,10 @@ export interface Answer {
   results: AnswerResult[];
   /** Whether more results exist past `offset + limit`. */
   hasMore: boolean;
-  /** Present when the question's time words changed the order (see `AnswerTime`). */
+  /**
+   * Present when the question's time words changed the order (see `AnswerTime`), or, with no results,
+   * when it named a period nothing from which answers it.
+   */
   time?: AnswerTime;
 }
 

@@ -71,7 +71,14 @@ export function* answerInTime(
     // asked about ("How much is Arsenal Holdings now offering?").
     groups = groups.map(newestLead);
   }
-  if (groups.length === 0) return { query: question, results: [], hasMore: false };
+  if (groups.length === 0) {
+    // Refused, but a period was named: the reply can say that nothing from then answers it.
+    const named =
+      words?.named && period === undefined
+        ? { named: { label: words.named.label, found: false } }
+        : undefined;
+    return { query: question, results: [], hasMore: false, ...(named ? { time: named } : {}) };
+  }
   return {
     query: question,
     results: groups.slice(offset, shown).map(groupResult),

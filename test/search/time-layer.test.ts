@@ -52,7 +52,13 @@ describe('a year or month named in the question', () => {
     expect(engine.answer('Gravelines dock strike in 1990', { limit: 2, timeWords: false }).results).toEqual(
       [],
     );
-    expect(refused).toEqual({ query: 'Gravelines dock strike in 1990', results: [], hasMore: false });
+    // Refused, the answer still says which period it named, so the reply can say nothing from then answers.
+    expect(refused).toEqual({
+      query: 'Gravelines dock strike in 1990',
+      results: [],
+      hasMore: false,
+      time: { named: { label: '1990', found: false } },
+    });
   });
 
   it('gives way to a period the user set with since/until', () => {

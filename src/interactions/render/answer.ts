@@ -86,6 +86,7 @@ export function renderNoCoverage(
   closest: readonly Article[],
   source: Article | null,
   period: { since?: string; until?: string } = {},
+  namedPeriod?: string,
 ): ReplyPayload {
   const shown = fitText(question.replace(/\s+/g, ' ').trim(), 300, { render: escapeText });
   const scope = `${source ? ` in *${fitText(source.title, 200, { render: escapeText })}*` : ''}${periodScope(period)}`;
@@ -99,14 +100,15 @@ export function renderNoCoverage(
             description: closest
               .slice(0, 5)
               .map(
-                (article) => `• ${fitText(article.title, 200, { render: escapeText })} — ${code(article.id)}`,
+                (article) =>
+                  `• ${fitText(article.title, 200, { render: escapeText })} (${escapeText(dateLabel(article.published))}) — ${code(article.id)}`,
               )
               .join('\n'),
             footer: { text: 'None of these answers the question; try other words, or /sources to browse.' },
           },
         ];
   return {
-    content: `**No coverage found**${scope} for “${shown}”. Nothing in the archive answers it, and a guess would be worse than no answer.`,
+    content: `**No coverage found**${scope} for “${shown}”. Nothing in the archive${namedPeriod ? ` from ${escapeText(namedPeriod)}` : ''} answers it, and a guess would be worse than no answer.`,
     embeds,
   };
 }
