@@ -9,8 +9,14 @@
  *     and, as more negatives, NewsQA questions over `corpus/` and seed questions over NewsQA.
  * Steps: (1) every candidate of every question with its features; (2) the ranking weights, a listwise
  * logistic (softmax) model over each question's candidates; (3) the confidence, a logistic model of
- * "the corpus covers this question" on the first result after re-ranking; (4) the threshold that trades
- * "no coverage" for off-topic questions against answerable ones turned away (see `MAX_EMPTY`).
+ * "the corpus covers this question" on the first result after re-ranking; (4) the threshold that trades "no coverage" for off-topic questions against answerable
+ * ones turned away (see `MAX_EMPTY`). The engine answers "no coverage" when its first result is below it.
+ *
+ * After a change to the ranking or to the confidence features (a merge of both, say), one command refits
+ * the confidence alone on the ranking as it stands, measuring every candidate again (about 3 minutes
+ * of CPU here, 4 to 5 on a loaded machine; the ranking's own cross-validation is skipped):
+ *
+ *   npm run fit-ranking -- --ranking-from src/search/ranking-model.json
  *
  *   npm run fit-ranking                       fit and write the model
  *   npm run fit-ranking -- --dry-run          fit and print, write nothing
@@ -28,7 +34,6 @@ import {
   CONFIDENCE_FEATURES,
   type ConfidenceFeature,
   confidenceOf,
-  corpusScale,
   type Features,
   linear,
   MODEL_FILE,
@@ -316,8 +321,6 @@ interface Ranked {
   asked: Asked;
   /** The first five candidates after re-ranking, with their confidence features and labels. */
   top: { features: Features<ConfidenceFeature>; label: boolean; confidence: number }[];
-  /** The corpus's size as the confidence weighs it (`corpusScale`). */
-  scale: number;
 }
 
 function rerank(ranking: Features<RankFeature>): Ranked[] {
@@ -342,7 +345,6 @@ function rerank(ranking: Features<RankFeature>): Ranked[] {
         label,
         confidence: 0,
       })),
-      scale: corpusScale(asked.candidates[0]?.evidence.passages ?? 0),
     };
   });
 }
@@ -354,17 +356,14 @@ const SESSION_3_FEATURES: readonly ConfidenceFeature[] = [
   'speaksOfAsker',
 ];
 
-/** Confidence features each tried subset uses, and whether their weights vary with the corpus's size. */
-const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[]; bySize: boolean }> = {
-  all: { used: CONFIDENCE_FEATURES, bySize: true },
+/** Confidence features each tried subset uses. */
+const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[] }> = {
+  all: { used: CONFIDENCE_FEATURES },
   'all but the asker': {
     used: CONFIDENCE_FEATURES.filter((name) => name !== 'speaksOfAsker'),
-    bySize: true,
   },
-  'all, one weight at every size': { used: CONFIDENCE_FEATURES, bySize: false },
   'before (issue 10, second session)': {
     used: CONFIDENCE_FEATURES.filter((name) => !SESSION_3_FEATURES.includes(name)),
-    bySize: true,
   },
   specificity: {
     used: [
@@ -383,7 +382,6 @@ const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[]; b
       'surprise',
       ...SESSION_3_FEATURES,
     ],
-    bySize: true,
   },
   'specificity, small': {
     used: [
@@ -397,7 +395,6 @@ const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[]; b
       'surprise',
       ...SESSION_3_FEATURES,
     ],
-    bySize: true,
   },
 };
 type ConfidenceSubset = (typeof CONFIDENCE_SUBSETS)[string];
@@ -411,14 +408,14 @@ interface ConfidenceRow {
 
 // (3) Confidence: logistic regression of "the corpus covers the question" on the first result's
 // features: questions of the answerable sets against the off-topic ones. A row holds the features, a
-// constant 1 (the bias), then both again times the corpus's scale (the weights by size).
+// constant 1 (the bias).
 function confidenceRows(ranked: Ranked[], subset: ConfidenceSubset): ConfidenceRow[] {
   return ranked.flatMap((r) =>
     r.top.slice(0, 1).map((t) => {
       const f = [...CONFIDENCE_FEATURES.map((n) => (subset.used.includes(n) ? t.features[n] : 0)), 1];
       return {
         ranked: r,
-        f: [...f, ...f.map((value) => (subset.bySize ? value * r.scale : 0))],
+        f,
         y: r.asked.answerable ? 1 : 0,
         weight: setWeight(r.asked.set),
       };
@@ -447,7 +444,6 @@ function logLoss(
 
 function fitConfidence(rows: ConfidenceRow[], subset: ConfidenceSubset, l2: number): number[] {
   const free = [...CONFIDENCE_FEATURES.map((n) => subset.used.includes(n)), true];
-  free.push(...free.map((f) => f && subset.bySize));
   return minimise(
     rows[0]!.f.map(() => 0),
     free,
@@ -575,23 +571,16 @@ const confidenceWeights = fitConfidence(
   chosenConfidence.l2,
 );
 process.stderr.write(
-  `confidence: ${chosenConfidence.subset.used.length} features${chosenConfidence.subset.bySize ? ', weights by size' : ''}, l2 ${chosenConfidence.l2}\n`,
+  `confidence: ${chosenConfidence.subset.used.length} features, l2 ${chosenConfidence.l2}\n`,
 );
-/** The bias and weights at `offset` of a row's layout (0: at every size, then by size). */
-function confidenceWeightsAt(offset: number) {
-  return {
-    bias: round(confidenceWeights[offset + CONFIDENCE_FEATURES.length]!),
-    weights: Object.fromEntries(
-      CONFIDENCE_FEATURES.map((name, j) => [name, round(confidenceWeights[offset + j]!)]),
-    ) as Features<ConfidenceFeature>,
-  };
-}
 const confidence: RankingModel['confidence'] = {
-  ...confidenceWeightsAt(0),
-  bySize: confidenceWeightsAt(CONFIDENCE_FEATURES.length + 1),
+  bias: round(confidenceWeights.at(-1)!),
+  weights: Object.fromEntries(
+    CONFIDENCE_FEATURES.map((name, j) => [name, round(confidenceWeights[j]!)]),
+  ) as Features<ConfidenceFeature>,
 };
 const model: RankingModel = { ranking, confidence, threshold: 0 };
-for (const r of ranked) for (const t of r.top) t.confidence = confidenceOf(model, t.features, r.scale);
+for (const r of ranked) for (const t of r.top) t.confidence = confidenceOf(model, t.features);
 for (let t = 0.01; t <= 0.99 && withinEmptyLine(outcome(ranked, t)); t += 0.01) model.threshold = round(t);
 
 // What the threshold trades: per set, the share answered "no coverage" and hit@5, at a few thresholds.

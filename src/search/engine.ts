@@ -19,7 +19,6 @@ import { pickQuote, sentenceWeight } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
 import {
   confidenceOf,
-  corpusScale,
   type Features,
   LAYOUT_FEATURES,
   linear,
@@ -556,7 +555,6 @@ export class Engine extends SearchEngine {
     candidate.confidence = confidenceOf(
       this.model,
       confidenceFeatures(candidate.evidence, candidate.features, candidate.score),
-      corpusScale(this.passageCount),
     );
   }
 

@@ -100,23 +100,14 @@ export interface ConfidenceWeights {
   weights: Features<ConfidenceFeature>;
 }
 
-/** The corpus's size as the confidence weighs it: log(1+N) / log(100,001), at most 1. */
-export function corpusScale(passages: number): number {
-  return Math.min(1, Math.log(1 + passages) / Math.log(100_001));
-}
-
 export interface RankingModel {
   /** Weights of the ranking score, a linear model of `RANK_FEATURES`. */
   ranking: Features<RankFeature>;
   /**
    * Logistic model, from `CONFIDENCE_FEATURES`, of the probability that the corpus covers the question,
-   * given this passage as its answer. Each weight varies with the corpus's size: `weights` hold on a
-   * corpus of one passage, `weights + bySize.weights` on one of 100,000 passages or more, and in between
-   * they move with `corpusScale` (the log of the size). A word unknown to three articles is common, one
-   * unknown to 24,000 says the question is about something else; a match of two common words means
-   * little in a large archive and much in a small one.
+   * given this passage as its answer.
    */
-  confidence: { bias: number; weights: Features<ConfidenceFeature>; bySize: ConfidenceWeights };
+  confidence: ConfidenceWeights;
   /** A passage is shown only when its confidence is at least this; none passing is "no coverage". */
   threshold: number;
 }
@@ -127,15 +118,8 @@ export function linear<Name extends string>(weights: Features<Name>, features: F
   return sum;
 }
 
-/** The confidence of a candidate with `features`, over a corpus of `scale` (`corpusScale`). */
-export function confidenceOf(
-  model: RankingModel,
-  features: Features<ConfidenceFeature>,
-  scale: number,
-): number {
-  const { bias, weights, bySize } = model.confidence;
-  const logit = bias + linear(weights, features) + scale * (bySize.bias + linear(bySize.weights, features));
-  return 1 / (1 + Math.exp(-logit));
+export function confidenceOf(model: RankingModel, features: Features<ConfidenceFeature>): number {
+  return 1 / (1 + Math.exp(-(model.confidence.bias + linear(model.confidence.weights, features))));
 }
 
 function isWeights(value: unknown, names: readonly string[]): boolean {
@@ -174,15 +158,13 @@ function confidenceWeights(value: unknown): ConfidenceWeights | undefined {
 export function parseRankingModel(value: unknown, source = 'ranking model'): RankingModel {
   const model = value as Partial<RankingModel> | null;
   const confidence = model?.confidence;
-  const atEverySize =
+  const weights =
     typeof confidence === 'object' && confidence !== null ? confidenceWeights(confidence) : undefined;
-  const bySize = confidenceWeights(confidence?.bySize);
   if (
     typeof model !== 'object' ||
     model === null ||
     !isWeights(model.ranking, RANK_FEATURES) ||
-    atEverySize === undefined ||
-    bySize === undefined ||
+    weights === undefined ||
     typeof model.threshold !== 'number'
   ) {
     throw new Error(
@@ -191,7 +173,7 @@ export function parseRankingModel(value: unknown, source = 'ranking model'): Ran
   }
   return {
     ranking: pick(model.ranking!, RANK_FEATURES),
-    confidence: { ...atEverySize, bySize },
+    confidence: weights,
     threshold: model.threshold,
   };
 }

@@ -2,13 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { confidenceFeatures, speaksOfAsker } from '../../src/search/confidence.ts';
 import { Engine, type FittingCandidate } from '../../src/search/engine.ts';
-import {
-  confidenceOf,
-  corpusScale,
-  linear,
-  parseRankingModel,
-  RANKING_MODEL,
-} from '../../src/search/ranking-model.ts';
+import { confidenceOf, linear, parseRankingModel, RANKING_MODEL } from '../../src/search/ranking-model.ts';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -26,11 +20,7 @@ function candidate(question: string, citation: string): FittingCandidate {
 
 const score = (c: FittingCandidate) => linear(RANKING_MODEL.ranking, c.features);
 const confidence = (c: FittingCandidate) =>
-  confidenceOf(
-    RANKING_MODEL,
-    confidenceFeatures(c.evidence, c.features, score(c)),
-    corpusScale(c.evidence.passages),
-  );
+  confidenceOf(RANKING_MODEL, confidenceFeatures(c.evidence, c.features, score(c)));
 
 describe('what the confidence reads of a question and its match', () => {
   it('GIVEN a year the seed articles mention (2014) or not (2022) THEN the year is rare only when unmentioned', () => {
