@@ -13,8 +13,9 @@
  * ones turned away (see `MAX_EMPTY`). The engine answers "no coverage" when its first result is below it.
  *
  * After a change to the ranking or to the confidence features (a merge of both, say), one command refits
- * the confidence alone on the ranking as it stands, measuring every candidate again (about 3 minutes
- * of CPU here, 4 to 5 on a loaded machine; the ranking's own cross-validation is skipped):
+ * the confidence alone on the ranking as it stands, measuring every candidate again (about 4 minutes
+ * on the shared 2-core machine at load 10: 3 to measure, 1 to cross-validate and fit; the ranking's own
+ * cross-validation is skipped):
  *
  *   npm run fit-ranking -- --ranking-from src/search/ranking-model.json
  *
