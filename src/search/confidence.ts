@@ -2,6 +2,8 @@ import type { ConfidenceFeature, Features, RankFeature } from './ranking-model.t
 
 /** One question term as one candidate passage matches it. */
 export interface TermEvidence {
+  /** The analysed term. */
+  term: string;
   /** Its rarity among passages (BM25's idf). */
   weight: number;
   /** The corpus has the term (else it is as rare as can be, and matches only fuzzily if at all). */
@@ -26,6 +28,22 @@ export interface MatchEvidence {
   rarestMatchedDf: number;
   /** Rarity of the passage's matched terms, summed. */
   matchedIdf: number;
+  /** The question speaks of the asker ("How do I...", "your passport"): see `speaksOfAsker`. */
+  speaksOfAsker: boolean;
+}
+
+/** A word of the first or second person ("US" in capitals is the country, not "us"). */
+const ASKER = /\b(?:[Ii]|[Mm]e|[Mm]y|[Mm]ine|[Yy]ou|[Yy]ours?|[Ww]e|us|[Oo]ur)\b/;
+
+/**
+ * Whether the question speaks of the asker or the reader ("How do I renew my passport?", "how do you
+ * make hummus"): news reports events, and a question about what the asker should do is seldom answered
+ * by them. A feature of the question's grammar, weighed by the fitted model like the others (NewsQA
+ * has "What should you carry if you are allergic to insects?", which an article answers).
+ */
+export function speaksOfAsker(question: string): boolean {
+  // A Roman numeral after a name ("World War I", "Henry I") is no pronoun.
+  return ASKER.test(question.replace(/\b[A-Z][a-z]*\s+I\b/g, ''));
 }
 
 /** The ranking's features that the confidence also reads. */
@@ -34,10 +52,14 @@ type Shared = Pick<
   'coverage' | 'articleCoverage' | 'answerType' | 'askedFactMissing' | 'answerMeets' | 'window'
 >;
 
+/** A year a question may name ("in 2018", "the 1987 crash"). */
+const YEAR = /^(?:1[89]|20)\d\d$/;
+
 /**
  * The confidence features of a candidate: beside its ranking score, how SPECIFIC the matched words
  * are. An off-topic question over a large archive shares common words ("capital", "won") with
- * thousands of passages; what gives it away is that its rare words are unmatched, or unknown.
+ * thousands of passages; what gives it away is that its rare words are unmatched, or unknown, or that
+ * it names a year the archive barely mentions, or asks what the asker should do.
  */
 export function confidenceFeatures(
   evidence: MatchEvidence,
@@ -53,10 +75,13 @@ export function confidenceFeatures(
   let knownInArticle = 0;
   let missingIdf = 0;
   let articleMissingIdf = 0;
+  let articleMissingWeight = 0;
   let numberMissing = 0;
+  let yearIdf = 0;
   for (const term of terms) {
     total += term.weight;
     if (term.number && !term.inPassage && !term.inArticle) numberMissing = 1;
+    if (YEAR.test(term.term)) yearIdf = Math.max(yearIdf, term.weight);
     if (!term.known) {
       unknown += term.weight;
       continue;
@@ -65,7 +90,10 @@ export function confidenceFeatures(
     if (term.inPassage) knownInPassage += term.weight;
     else missingIdf = Math.max(missingIdf, term.weight);
     if (term.inArticle || term.inPassage) knownInArticle += term.weight;
-    else articleMissingIdf = Math.max(articleMissingIdf, term.weight);
+    else {
+      articleMissingIdf = Math.max(articleMissingIdf, term.weight);
+      articleMissingWeight += term.weight;
+    }
   }
   // The question's two rarest words the corpus has: an answering passage rarely lacks them.
   const rarest = terms
@@ -74,9 +102,6 @@ export function confidenceFeatures(
     .slice(0, 2);
   const rarestWeight = rarest.reduce((sum, term) => sum + term.weight, 0);
   const rareMissing = rarest.reduce((sum, term) => sum + (term.inPassage ? 0 : term.weight), 0);
-  const unknownShare = total > 0 ? unknown / total : 0;
-  const scale = Math.min(1, logPassages / Math.log(100_001));
-  const knownCoverage = known > 0 ? knownInPassage / known : 0;
   return {
     score,
     coverage: ranking.coverage,
@@ -85,22 +110,22 @@ export function confidenceFeatures(
     askedFactMissing: ranking.askedFactMissing,
     answerMeets: ranking.answerMeets,
     window: ranking.window,
-    unknownShare,
+    unknownShare: total > 0 ? unknown / total : 0,
     specificity: Number.isFinite(evidence.rarestMatchedDf)
       ? 1 - Math.log(1 + evidence.rarestMatchedDf) / logPassages
       : 0,
     matchedIdf: evidence.matchedIdf / 10,
     missingRarest: Math.min(1, missingIdf / logPassages),
-    unknownAtScale: unknownShare * scale,
     rareMissing: rarestWeight > 0 ? rareMissing / rarestWeight : 0,
     numberMissing,
-    knownCoverage,
+    knownCoverage: known > 0 ? knownInPassage / known : 0,
     knownArticleCoverage: known > 0 ? knownInArticle / known : 0,
     missingIdf: missingIdf / 10,
     articleMissingIdf: articleMissingIdf / 10,
     rarestMissing: rarest[0] !== undefined && !rarest[0].inPassage ? 1 : 0,
     surprise: (evidence.matchedIdf - logPassages) / 10,
-    scale,
-    knownCoverageAtScale: knownCoverage * scale,
+    articleMissingWeight: articleMissingWeight / 10,
+    yearRarity: Math.min(1, yearIdf / logPassages),
+    speaksOfAsker: evidence.speaksOfAsker ? 1 : 0,
   };
 }

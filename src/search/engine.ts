@@ -8,7 +8,7 @@ import { analyze, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult, Timeline, TimelineEntry } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
-import { confidenceFeatures, type MatchEvidence } from './confidence.ts';
+import { confidenceFeatures, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { inPeriod, type Period } from './period.ts';
 import { indexViews } from './postings/minisearch-view.ts';
@@ -136,6 +136,8 @@ interface Asked {
   /** Each term's rarity (idf). */
   termWeights: Map<string, number>;
   totalWeight: number;
+  /** The question speaks of the asker ("How do I...?"; see `speaksOfAsker`). */
+  speaksOfAsker: boolean;
   /** Whether a mention is made of the question's own words (then it cannot be the answer). */
   isKnown: (mention: string) => boolean;
 }
@@ -316,10 +318,13 @@ export class Engine extends SearchEngine {
     const terms = questionTerms(raw);
     if (terms.length === 0) return [];
     const type = answerTypeOf(raw);
-    // A passage is shown when it is likely enough to answer; when none is, that is "no coverage".
-    const candidates = (yield* this.rank(raw, terms, type, scope, shown * 4)).filter(
-      (candidate) => candidate.confidence >= this.model.threshold,
-    );
+    // The corpus covers the question when its first result is likely enough to answer (the confidence is
+    // fitted on first results: judged on each of a dozen candidates, one would pass by chance for
+    // many an off-topic question); then the results likely enough to answer are shown.
+    const ranked = yield* this.rank(raw, terms, type, scope, shown * 4);
+    const threshold = this.model.threshold;
+    if ((ranked[0]?.confidence ?? 0) < threshold) return [];
+    const candidates = ranked.filter((candidate) => candidate.confidence >= threshold);
     const isKnown = knownTo(terms);
     const groups: { reports: ReportGroup; facts: Set<string> }[] = [];
     for (const [i, candidate] of candidates.entries()) {
@@ -365,7 +370,7 @@ export class Engine extends SearchEngine {
   ): Steps<Candidate[]> {
     const retrieved = this.retrieve(question, terms, scope);
     if (!retrieved) return [];
-    const asked = this.weigh(terms, type);
+    const asked = this.weigh(question, terms, type);
     const candidates: Candidate[] = [];
     for (const hit of this.pool(retrieved, wanted)) {
       yield;
@@ -403,11 +408,18 @@ export class Engine extends SearchEngine {
   }
 
   /** The question's terms with their rarity, and what counts as its answer. */
-  private weigh(terms: string[], type: AnswerType): Asked {
+  private weigh(question: string, terms: string[], type: AnswerType): Asked {
     const termWeights = new Map(terms.map((term) => [term, this.weight(term)]));
     let totalWeight = 0;
     for (const weight of termWeights.values()) totalWeight += weight;
-    return { terms, type, termWeights, totalWeight, isKnown: knownTo(terms) };
+    return {
+      terms,
+      type,
+      termWeights,
+      totalWeight,
+      speaksOfAsker: speaksOfAsker(question),
+      isKnown: knownTo(terms),
+    };
   }
 
   /**
@@ -518,24 +530,27 @@ export class Engine extends SearchEngine {
   }
 
   /** The candidate's confidence of answering, from how much and how specific its matched words are. */
-  private judge(candidate: Candidate, { termWeights }: Asked): void {
+  private judge(candidate: Candidate, { termWeights, speaksOfAsker }: Asked): void {
     let rarestMatchedDf = Number.POSITIVE_INFINITY;
     let matchedIdf = 0;
     for (const [term, weight] of candidate.matchedTerms) {
       rarestMatchedDf = Math.min(rarestMatchedDf, this.df(term));
       matchedIdf += weight;
     }
+    const terms = [...termWeights].map(([term, weight]) => ({
+      term,
+      weight,
+      known: this.documentFrequency.has(term),
+      number: /^\d/.test(term),
+      inPassage: candidate.inPassage.has(term),
+      inArticle: candidate.articleTerms.has(term),
+    }));
     candidate.evidence = {
-      terms: [...termWeights].map(([term, weight]) => ({
-        weight,
-        known: this.documentFrequency.has(term),
-        number: /^\d/.test(term),
-        inPassage: candidate.inPassage.has(term),
-        inArticle: candidate.articleTerms.has(term),
-      })),
+      terms,
       passages: this.passageCount,
       rarestMatchedDf,
       matchedIdf,
+      speaksOfAsker,
     };
     candidate.confidence = confidenceOf(
       this.model,

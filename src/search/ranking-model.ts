@@ -64,11 +64,6 @@ export const CONFIDENCE_FEATURES = [
   'rareMissing',
   /** 1 when the question names a number or year ("in 2018") that neither the passage nor its article holds. */
   'numberMissing',
-  /**
-   * `unknownShare` scaled by the corpus's size, log(1+N) / log(100,001) at most 1: a word unknown to
-   * three articles is common, one unknown to 24,000 says the question is about something else.
-   */
-  'unknownAtScale',
   /** Share of the weight of the question's words the corpus has that the passage (with neighbours) holds. */
   'knownCoverage',
   /** ...that the passage's article holds. */
@@ -85,17 +80,25 @@ export const CONFIDENCE_FEATURES = [
    * three words together do not.
    */
   'surprise',
+  /** Rarity (idf) of the known question words that neither the passage nor its article holds, summed, over 10. */
+  'articleMissingWeight',
   /**
-   * The corpus's size, log(1+N) / log(100,001) at most 1: the larger the archive, the likelier an
-   * off-topic question's words all meet somewhere by chance, so the same match says less.
+   * How rarely the corpus mentions the year the question names: its idf over log(1+N) (0 without a
+   * year). An archive that covers a year mentions it in many passages; "the 2022 World Cup" over
+   * coverage that ends in 2015 finds a handful of forecasts.
    */
-  'scale',
-  /** `knownCoverage` times `scale`. */
-  'knownCoverageAtScale',
+  'yearRarity',
+  /** 1 when the question speaks of the asker or the reader ("How do I...?"): see `speaksOfAsker`. */
+  'speaksOfAsker',
 ] as const;
 export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
 
 export type Features<Name extends string> = Record<Name, number>;
+
+export interface ConfidenceWeights {
+  bias: number;
+  weights: Features<ConfidenceFeature>;
+}
 
 export interface RankingModel {
   /** Weights of the ranking score, a linear model of `RANK_FEATURES`. */
@@ -104,7 +107,7 @@ export interface RankingModel {
    * Logistic model, from `CONFIDENCE_FEATURES`, of the probability that the corpus covers the question,
    * given this passage as its answer.
    */
-  confidence: { bias: number; weights: Features<ConfidenceFeature> };
+  confidence: ConfidenceWeights;
   /** A passage is shown only when its confidence is at least this; none passing is "no coverage". */
   threshold: number;
 }
@@ -125,15 +128,43 @@ function isWeights(value: unknown, names: readonly string[]): boolean {
   return names.every((name) => typeof record[name] === 'number' && Number.isFinite(record[name]));
 }
 
-/** Checks a parsed model file: every feature weighted, numbers only. Throws naming the file otherwise. */
+/**
+ * Confidence weights, a feature the file does not weigh yet counting 0 (a feature just added, before
+ * `npm run fit-ranking --ranking-from` refits the confidence); undefined when a weight is no number.
+ */
+function confidenceWeights(value: unknown): ConfidenceWeights | undefined {
+  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const weights = (
+    typeof record.weights === 'object' && record.weights !== null ? record.weights : {}
+  ) as Record<string, unknown>;
+  const bias = record.bias ?? 0;
+  const known = Object.entries(weights).filter(([name]) =>
+    (CONFIDENCE_FEATURES as readonly string[]).includes(name),
+  );
+  if (typeof bias !== 'number' || !Number.isFinite(bias)) return undefined;
+  if (!known.every(([, weight]) => typeof weight === 'number' && Number.isFinite(weight))) return undefined;
+  return {
+    bias,
+    weights: Object.fromEntries(
+      CONFIDENCE_FEATURES.map((name) => [name, (weights[name] as number | undefined) ?? 0]),
+    ) as Features<ConfidenceFeature>,
+  };
+}
+
+/**
+ * Checks a parsed model file: every ranking feature weighted, numbers only. Throws naming the file
+ * otherwise. Confidence features it lacks weigh 0 until the confidence is refitted.
+ */
 export function parseRankingModel(value: unknown, source = 'ranking model'): RankingModel {
   const model = value as Partial<RankingModel> | null;
+  const confidence = model?.confidence;
+  const weights =
+    typeof confidence === 'object' && confidence !== null ? confidenceWeights(confidence) : undefined;
   if (
     typeof model !== 'object' ||
     model === null ||
     !isWeights(model.ranking, RANK_FEATURES) ||
-    typeof model.confidence?.bias !== 'number' ||
-    !isWeights(model.confidence.weights, CONFIDENCE_FEATURES) ||
+    weights === undefined ||
     typeof model.threshold !== 'number'
   ) {
     throw new Error(
@@ -142,7 +173,7 @@ export function parseRankingModel(value: unknown, source = 'ranking model'): Ran
   }
   return {
     ranking: pick(model.ranking!, RANK_FEATURES),
-    confidence: { bias: model.confidence.bias, weights: pick(model.confidence.weights, CONFIDENCE_FEATURES) },
+    confidence: weights,
     threshold: model.threshold,
   };
 }
