@@ -53,8 +53,8 @@ function passageId(articleId: string, paragraph: number, part: number): string {
 /**
  * A parsed corpus as bytes, so that a start can restore it instead of parsing its files again: the
  * articles' metadata as JSON (its length first), three numbers per passage, then every passage's text
- * in order as one Latin-1 or UTF-8 run, decoded in one go and sliced: far cheaper than parsing a JSON string and
- * an object per passage. Undefined for a corpus whose passage ids or sources are not of the loader's
+ * in order as one Latin-1 or UTF-8 run, decoded in one go and sliced: far cheaper than parsing a JSON
+ * string and an object per passage. Undefined for a corpus whose passage ids or sources are not of the loader's
  * forms, or whose text UTF-8 cannot hold: such a corpus is not kept (and is read from its files each time).
  */
 export function encodeCorpusSnapshot(corpus: Corpus): Uint8Array[] | undefined {
