@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { constants, readdirSync, readFileSync } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+import { type FileHandle, lstat, open } from 'node:fs/promises';
 import { listCorpus } from './load-corpus.ts';
 
 /**
@@ -34,6 +34,8 @@ function fingerprintOfLoader(): string {
   return loaderFingerprint;
 }
 
+const READ_CHUNK_BYTES = 1 << 20;
+
 /**
  * A digest of everything `loadCorpus(corpusPath)` reads: the path as given (it names each article's
  * source), every file's name and bytes in reading order, the names it skips, and the loader itself.
@@ -50,6 +52,23 @@ export class CorpusDigest {
   /** A file read, in the loader's order (`LoadOptions.onFile`). */
   add(name: string, bytes: Uint8Array): void {
     this.#hash.update(`${name}\u0000${bytes.byteLength}\u0000`).update(bytes);
+  }
+
+  /**
+   * `add` for a file of `size` bytes open as `handle`, read in pieces into one reused buffer: a large
+   * corpus file is never whole in memory, which costs a cached start more (fresh pages, collection)
+   * than hashing it. False if the file's length is not `size` (it changed meanwhile).
+   */
+  async addFile(name: string, handle: FileHandle, size: number): Promise<boolean> {
+    this.#hash.update(`${name}\u0000${size}\u0000`);
+    const buffer = Buffer.allocUnsafe(Math.min(size, READ_CHUNK_BYTES) || 1);
+    let read = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, null);
+      if (bytesRead === 0) return read === size;
+      this.#hash.update(buffer.subarray(0, bytesRead));
+      read += bytesRead;
+    }
   }
 
   /** The digest, once every file is added; `skipped` as the corpus lists it. */
@@ -74,8 +93,8 @@ export async function digestCorpusOnDisk(corpusPath: string): Promise<string | u
       if (folder && (await lstat(source.path)).isSymbolicLink()) return undefined;
       const handle = await open(source.path, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
-        if (!(await handle.stat()).isFile()) return undefined;
-        digest.add(source.name, await handle.readFile());
+        const info = await handle.stat();
+        if (!info.isFile() || !(await digest.addFile(source.name, handle, info.size))) return undefined;
       } finally {
         await handle.close();
       }

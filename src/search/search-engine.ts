@@ -1,7 +1,7 @@
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
 import { fold } from './analyze.ts';
 import type { Answer, AnswerOptions, Timeline } from './answer.ts';
-import { CorpusLookup, type Located } from './corpus-lookup.ts';
+import { type Citations, CorpusLookup, type Located } from './corpus-lookup.ts';
 import type { Period } from './period.ts';
 
 /** The most results one answer can hold. */
@@ -16,7 +16,7 @@ export abstract class SearchEngine {
   readonly corpus: Corpus;
   readonly version: string;
   readonly passageCount: number;
-  protected readonly byCitation: ReadonlyMap<string, Located>;
+  protected readonly byCitation: Citations;
   protected readonly byArticleId: ReadonlyMap<string, Article>;
 
   protected constructor(corpus: Corpus, lookup: CorpusLookup = CorpusLookup.of(corpus)) {

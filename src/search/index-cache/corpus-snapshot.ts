@@ -1,7 +1,7 @@
 import type { Article, Corpus, Passage } from '../../corpus/article.ts';
 
 /** Bump when the layout below changes. */
-const SNAPSHOT_LAYOUT = 2;
+const SNAPSHOT_LAYOUT = 3;
 
 /**
  * An article's metadata as the snapshot keeps it. Its source is a file (an index into `files`) and a
@@ -26,7 +26,14 @@ interface SnapshotHead {
   skipped: readonly string[];
   files: string[];
   articles: StoredArticle[];
+  /** How the passages' text is encoded: Latin-1 when every character fits in a byte. */
+  text: TextEncoding;
 }
+
+type TextEncoding = 'latin1' | 'utf8';
+
+/** Latin-1 decodes by copying bytes, several times faster than UTF-8 (a tenth of a second on Reuters). */
+const BEYOND_LATIN1 = /[\u0100-\u{10ffff}]/u;
 
 /** Per passage, in the numbers section: its paragraph, its part of a split paragraph (0 for the first) and its length. */
 const NUMBERS_PER_PASSAGE = 3;
@@ -46,8 +53,8 @@ function passageId(articleId: string, paragraph: number, part: number): string {
 /**
  * A parsed corpus as bytes, so that a start can restore it instead of parsing its files again: the
  * articles' metadata as JSON (its length first), three numbers per passage, then every passage's text
- * in order as one UTF-8 run, decoded in one go and sliced: far cheaper than parsing a JSON string and
- * an object per passage. Undefined for a corpus whose passage ids or sources are not of the loader's
+ * in order as one Latin-1 or UTF-8 run, decoded in one go and sliced: far cheaper than parsing a JSON
+ * string and an object per passage. Undefined for a corpus whose passage ids or sources are not of the loader's
  * forms, or whose text UTF-8 cannot hold: such a corpus is not kept (and is read from its files each time).
  */
 export function encodeCorpusSnapshot(corpus: Corpus): Uint8Array[] | undefined {
@@ -85,12 +92,15 @@ export function encodeCorpusSnapshot(corpus: Corpus): Uint8Array[] | undefined {
       article.passages.length,
     ]);
   }
+  const text = texts.join('');
+  const encoding: TextEncoding = BEYOND_LATIN1.test(text) ? 'utf8' : 'latin1';
   const head: SnapshotHead = {
     layout: SNAPSHOT_LAYOUT,
     version: corpus.version,
     skipped: corpus.skipped ?? [],
     files: [...files.keys()],
     articles,
+    text: encoding,
   };
   const headBytes = Buffer.from(JSON.stringify(head));
   // Padded so that the numbers after it start on a 4-byte boundary.
@@ -101,7 +111,7 @@ export function encodeCorpusSnapshot(corpus: Corpus): Uint8Array[] | undefined {
     headBytes,
     padding,
     new Uint8Array(new Uint32Array(numbers).buffer),
-    Buffer.from(texts.join('')),
+    Buffer.from(text, encoding),
   ];
 }
 
@@ -121,13 +131,18 @@ export function decodeCorpusSnapshot(bytes: Uint8Array): Corpus {
   } catch {
     throw new SnapshotFormatError('corpus snapshot head is not JSON');
   }
-  if (head?.layout !== SNAPSHOT_LAYOUT || !Array.isArray(head.articles) || !Array.isArray(head.files)) {
+  if (
+    head?.layout !== SNAPSHOT_LAYOUT ||
+    !Array.isArray(head.articles) ||
+    !Array.isArray(head.files) ||
+    (head.text !== 'latin1' && head.text !== 'utf8')
+  ) {
     throw new SnapshotFormatError('corpus snapshot of another layout');
   }
   const numbers = new Uint32Array(
     buffer.buffer.slice(buffer.byteOffset + numbersAt, buffer.byteOffset + textAt),
   );
-  const text = buffer.toString('utf8', textAt);
+  const text = buffer.toString(head.text, textAt);
   let at = 0;
   let n = 0;
   const articles = head.articles.map(

@@ -105,9 +105,72 @@ interface MiniSearchState {
 type RadixNode = Map<string, RadixNode | TermPostings>;
 
 /**
+ * A node of the tree `radixTree` makes, whose edges are worked out when first read: a search walks a
+ * few paths of a tree of a hundred thousand terms, and a CLI call restored from the cache asks one
+ * question, so making every node up front cost it more than the question. Read-only, as the view is:
+ * MiniSearch reads nodes through `get`, `has` and iteration; only its removals read `size`.
+ */
+class LazyNode extends Map<string, RadixNode | TermPostings> {
+  #fill: ((node: LazyNode) => void) | undefined;
+
+  constructor(fill: (node: LazyNode) => void) {
+    super();
+    this.#fill = fill;
+  }
+
+  #fillOnce(): void {
+    const fill = this.#fill;
+    if (fill === undefined) return;
+    this.#fill = undefined;
+    fill(this);
+  }
+
+  override get(key: string): RadixNode | TermPostings | undefined {
+    this.#fillOnce();
+    return super.get(key);
+  }
+
+  override has(key: string): boolean {
+    this.#fillOnce();
+    return super.has(key);
+  }
+
+  override keys(): MapIterator<string> {
+    this.#fillOnce();
+    return super.keys();
+  }
+
+  override values(): MapIterator<RadixNode | TermPostings> {
+    this.#fillOnce();
+    return super.values();
+  }
+
+  override entries(): MapIterator<[string, RadixNode | TermPostings]> {
+    this.#fillOnce();
+    return super.entries();
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, RadixNode | TermPostings]> {
+    return this.entries();
+  }
+
+  override forEach(
+    callback: (
+      value: RadixNode | TermPostings,
+      key: string,
+      map: Map<string, RadixNode | TermPostings>,
+    ) => void,
+    thisArg?: unknown,
+  ): void {
+    this.#fillOnce();
+    super.forEach(callback, thisArg);
+  }
+}
+
+/**
  * The radix tree MiniSearch's `SearchableMap` would grow by inserting `keys` one by one (a leaf under
- * the empty label, edges labelled with the longest prefixes their keys share), made in one pass over
- * the keys in ascending order.
+ * the empty label, edges labelled with the longest prefixes their keys share), from the keys in
+ * ascending order; each node is made when first read.
  */
 function radixTree(
   keys: readonly string[],
@@ -116,23 +179,23 @@ function radixTree(
   to = keys.length,
   depth = 0,
 ): RadixNode {
-  const node: RadixNode = new Map();
-  let i = from;
-  if (i < to && keys[i]!.length === depth) node.set('', value(i++));
-  while (i < to) {
-    const first = keys[i]!;
-    const head = first.charCodeAt(depth);
-    let j = i + 1;
-    while (j < to && keys[j]!.charCodeAt(depth) === head) j++;
-    // Sorted keys: what the first and the last of the group share, all of it shares.
-    const last = keys[j - 1]!;
-    const limit = Math.min(first.length, last.length);
-    let end = depth + 1;
-    while (end < limit && first.charCodeAt(end) === last.charCodeAt(end)) end++;
-    node.set(first.slice(depth, end), radixTree(keys, value, i, j, end));
-    i = j;
-  }
-  return node;
+  return new LazyNode((node) => {
+    let i = from;
+    if (i < to && keys[i]!.length === depth) node.set('', value(i++));
+    while (i < to) {
+      const first = keys[i]!;
+      const head = first.charCodeAt(depth);
+      let j = i + 1;
+      while (j < to && keys[j]!.charCodeAt(depth) === head) j++;
+      // Sorted keys: what the first and the last of the group share, all of it shares.
+      const last = keys[j - 1]!;
+      const limit = Math.min(first.length, last.length);
+      let end = depth + 1;
+      while (end < limit && first.charCodeAt(end) === last.charCodeAt(end)) end++;
+      node.set(first.slice(depth, end), radixTree(keys, value, i, j, end));
+      i = j;
+    }
+  });
 }
 
 /** Document short ids to ids, as MiniSearch reads them (`has`, `get`), over an array. */

@@ -56,6 +56,26 @@ describe('corpus snapshot', () => {
     expect(roundTrip(corpus)).toStrictEqual({ ...corpus, skipped: [] });
   });
 
+  it('keeps text that Latin-1 holds (ü, ÿ, no “curly” quotes) exactly, in one byte a character', () => {
+    const text = 'Bundesbank, Zürich: growth üside ÿ\u0000 plain';
+    const corpus = makeCorpus([
+      {
+        id: 'r',
+        source: 'reuters.jsonl:1',
+        title: 'Zürich',
+        publisher: null,
+        url: null,
+        published: null,
+        author: null,
+        language: null,
+        passages: [{ id: 'r#1', articleId: 'r', paragraph: 1, index: 0, text }],
+      },
+    ]);
+    const chunks = encodeCorpusSnapshot(corpus) ?? [];
+    expect(chunks.at(-1)?.byteLength).toBe(text.length);
+    expect(roundTrip(corpus)).toStrictEqual({ ...corpus, skipped: [] });
+  });
+
   it('keeps no corpus it could not restore exactly: ids of another form, a lone surrogate', () => {
     const article = {
       id: 'a',
