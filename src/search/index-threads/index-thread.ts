@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import type { Corpus } from '../../corpus/article.ts';
+import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -67,8 +67,8 @@ export class IndexThread {
     return this.#pending.size;
   }
 
-  /** Posts the corpus to a worker started with `corpusFrom: 'message'` (a structured copy, made here). */
-  sendCorpus(corpus: Corpus): void {
+  /** Posts the corpus to the worker, which reads it from the same shared memory. */
+  sendCorpus(corpus: SharedCorpus): void {
     this.#worker.postMessage({ kind: 'corpus', corpus } satisfies CorpusMessage);
   }
 

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { Corpus } from '../../corpus/article.ts';
+import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
 import type { Answer, AnswerOptions, Timeline } from '../answer.ts';
 import type { CacheOutcome } from '../index-cache/index-cache.ts';
 import type { Period } from '../period.ts';
@@ -8,11 +8,9 @@ import type { ThreadMemory } from './thread-memory.ts';
 /** What the index worker is started with. */
 export interface IndexWorkerData {
   /**
-   * `path`: the worker reads the corpus at `corpusPath` itself (copying a large corpus across would
-   * pause the main thread). `message`: the main thread posts it (`CorpusMessage`), and the worker reads
-   * the cache file meanwhile.
+   * Where the corpus was read from. The main thread reads it and posts it (`CorpusMessage`); the
+   * worker reads the cache file meanwhile.
    */
-  corpusFrom: 'path' | 'message';
   corpusPath: string;
   /** INDEX_CACHE_DIR ('' for none): restore from it when it matches, else build and save to it. */
   cacheDir: string;
@@ -61,8 +59,8 @@ export type IndexReply =
   | { id: number; ok: true; memory: ThreadMemory }
   | { id: number; ok: false; message: string };
 
-/** The corpus, posted to a worker started with `corpusFrom: 'message'`. */
+/** The corpus, posted to a worker once the main thread has read it: its text is shared, not copied. */
 export interface CorpusMessage {
   kind: 'corpus';
-  corpus: Corpus;
+  corpus: SharedCorpus;
 }

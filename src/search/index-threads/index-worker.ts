@@ -3,9 +3,9 @@
 // when the worker ends, costs the main thread no garbage-collection pauses.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
-import { loadCorpus } from '../../corpus/load-corpus.ts';
+import { openSharedCorpus } from '../../corpus/shared-corpus.ts';
 import { Engine } from '../engine.ts';
-import { type CacheLookup, corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
+import { corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -20,7 +20,7 @@ const report = (status: IndexWorkerStatus) => parentPort?.postMessage(status);
 
 function corpusMessage(): Promise<Corpus> {
   return new Promise((resolve) => {
-    parentPort?.once('message', (message: CorpusMessage) => resolve(message.corpus));
+    parentPort?.once('message', (message: CorpusMessage) => resolve(openSharedCorpus(message.corpus)));
   });
 }
 
@@ -31,19 +31,11 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
     maxBytes: data.cacheMaxBytes,
   });
   const started = performance.now();
-  let corpus: Corpus;
-  let lookup: CacheLookup;
-  // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
+  const arriving = corpusMessage();
   const onDisk = await corpusOnDisk(data.corpusPath);
-  if (data.corpusFrom === 'message') {
-    const arriving = corpusMessage();
-    const prefetched = await cache.prefetch(onDisk);
-    corpus = await arriving;
-    lookup = await cache.load(corpus, prefetched);
-  } else {
-    corpus = await loadCorpus(data.corpusPath);
-    lookup = await cache.load(corpus);
-  }
+  const prefetched = await cache.prefetch(onDisk);
+  const corpus = await arriving;
+  const lookup = await cache.load(corpus, prefetched);
   if (lookup.status === 'hit') {
     const { engine, file } = lookup;
     const indexMs = performance.now() - started;

@@ -1,4 +1,5 @@
 import type { Article, Corpus } from '../../corpus/article.ts';
+import { shareCorpus } from '../../corpus/shared-corpus.ts';
 import type { Answer, AnswerOptions, Timeline } from '../answer.ts';
 import { CorpusLookup } from '../corpus-lookup.ts';
 import type { CacheOutcome, IndexCache } from '../index-cache/index-cache.ts';
@@ -18,7 +19,10 @@ const ASYNC_TIMEOUT_MS = 30_000;
 export interface WorkerEngineOptions {
   /** Where the workers read the corpus from: the same path `corpus` was read from. */
   corpusPath: string;
-  /** The corpus as read and validated on this thread (or being read); the workers must find the same version. */
+  /**
+   * The corpus as read and validated on this thread (or being read). Once read, its text is moved to
+   * shared memory that the workers read too; the engine's `corpus` reads it there.
+   */
   corpus: Corpus | Promise<Corpus>;
   /** Restore the index from it when it matches, else build it and save it (from one worker). Omit for no cache. */
   cache?: IndexCache;
@@ -28,13 +32,6 @@ export interface WorkerEngineOptions {
    * @default 1
    */
   workers?: number;
-  /**
-   * Post the corpus read on this thread to the workers instead of having them read it again. Quicker,
-   * and the cache file is read meanwhile, but copying pauses this thread (about 0.1 s per worker at
-   * 24,000 articles): for starts, before the bot serves, not for reloads.
-   * @default false
-   */
-  sendCorpus?: boolean;
   /** Called now and then while the (first) worker builds the index. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -90,7 +87,6 @@ export class WorkerEngine extends SearchEngine {
       (_, i) =>
         new IndexThread(
           {
-            corpusFrom: options.sendCorpus ? 'message' : 'path',
             corpusPath: options.corpusPath,
             cacheDir: options.cache?.dir ?? '',
             settingsFingerprint: options.cache?.settingsFingerprint ?? '',
@@ -103,8 +99,8 @@ export class WorkerEngine extends SearchEngine {
     try {
       // This thread's reading decides what is wrong with a corpus (a `CorpusError` lists every
       // problem); a worker's failure is only reported when this thread found nothing wrong.
-      const corpus = await options.corpus;
-      if (options.sendCorpus) for (const thread of threads) thread.sendCorpus(corpus);
+      const { shared, corpus } = await shareCorpus(await options.corpus);
+      for (const thread of threads) thread.sendCorpus(shared);
       const [statuses, lookup] = await Promise.all([
         Promise.all(threads.map((thread) => thread.ready)),
         CorpusLookup.ofAsync(corpus),

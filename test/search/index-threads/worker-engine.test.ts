@@ -116,12 +116,21 @@ describe('WorkerEngine.start', () => {
     await expect(started).rejects.toThrow(/title is required/);
   });
 
-  it('refuses to serve an index of another corpus than the one read on this thread', async () => {
-    const other = await loadCorpus(BUNDLED_CORPUS);
+  it('indexes the corpus read on this thread, not what the folder holds by then', async () => {
+    const read = await loadCorpus(BUNDLED_CORPUS);
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
-    await expect(WorkerEngine.start({ corpusPath: folder, corpus: other })).rejects.toThrow(
-      /the corpus changed while it was being indexed/,
-    );
+    const { engine } = await WorkerEngine.start({ corpusPath: folder, corpus: read });
+    try {
+      expect(engine.version).toBe(read.version);
+      expect(engine.corpus.articles.map((article) => article.id)).toEqual(
+        read.articles.map((article) => article.id),
+      );
+      expect((await engine.answerAsync('lighthouse keeper rescue')).results).toEqual(
+        Engine.build(read).answer('lighthouse keeper rescue').results,
+      );
+    } finally {
+      engine.close();
+    }
   });
 
   it('builds and persists the index on a cold start, then starts from it', async () => {
