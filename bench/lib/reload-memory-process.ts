@@ -15,20 +15,28 @@ import type { MemoryJob, MemoryOutcome, SteadyMemory } from './reload-memory.ts'
 
 const job = JSON.parse(process.argv[2]!) as MemoryJob;
 
-/** RSS sampled every few milliseconds; `peak` is the largest seen since `start`. */
+/** RSS sampled every few milliseconds: the largest seen since `start`, overall and in each phase. */
 function rssSampler() {
-  let peak = 0;
+  let phase = 'reading';
+  const peaks = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
+  const sample = () => {
+    peaks.set(phase, Math.max(peaks.get(phase) ?? 0, process.memoryUsage.rss()));
+  };
   return {
     start() {
-      peak = process.memoryUsage.rss();
-      timer = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage.rss());
-      }, 5);
+      sample();
+      timer = setInterval(sample, 5);
     },
-    stop(): number {
+    /** The reload's phase from now on (its progress names it). */
+    enter(next: string) {
+      sample();
+      phase = next;
+    },
+    stop(): { peak: number; byPhase: Record<string, number> } {
+      sample();
       clearInterval(timer);
-      return Math.max(peak, process.memoryUsage.rss());
+      return { peak: Math.max(...peaks.values()), byPhase: Object.fromEntries(peaks) };
     },
   };
 }
@@ -67,17 +75,21 @@ async function main(): Promise<MemoryOutcome> {
   sampler.start();
   const reloadStarted = performance.now();
   try {
-    const outcome = await lifecycle.reload({ trigger: 'command' });
+    const outcome = await lifecycle.reload({
+      trigger: 'command',
+      onProgress: (progress) => sampler.enter(progress.phase),
+    });
     if (outcome.status !== 'reloaded') throw new Error(`reload ${outcome.status}`);
     const reloadMs = performance.now() - reloadStarted;
     // The peak lasts until the replaced workers are gone: wait for their retirement.
+    sampler.enter('retiring');
     const retired = await until(() => engine.closed, 30_000);
-    const peakRss = sampler.stop();
+    const { peak: peakRss, byPhase } = sampler.stop();
     const after = await steady(library.engine as WorkerEngine);
     return {
       from: started.from,
       steady: atStart,
-      reload: { peakRss, reloadMs, retiredMs: retired - reloadStarted, after },
+      reload: { peakRss, byPhase, reloadMs, retiredMs: retired - reloadStarted, after },
     };
   } finally {
     await rm(added, { force: true });

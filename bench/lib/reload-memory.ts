@@ -33,7 +33,14 @@ export type MemoryOutcome =
   | {
       from: 'cache' | 'built';
       steady: SteadyMemory;
-      reload?: { peakRss: number; reloadMs: number; retiredMs: number; after: SteadyMemory };
+      reload?: {
+        peakRss: number;
+        /** The peak in each phase of the reload (its progress phases, then `retiring`). */
+        byPhase: Record<string, number>;
+        reloadMs: number;
+        retiredMs: number;
+        after: SteadyMemory;
+      };
     }
   | { error: string };
 
@@ -112,7 +119,10 @@ export async function reloadMemoryReport(
     step(`memory ${name}: built ${mb(built.steady.rss)}`);
     const restored = await run({ folder, cacheDir, workers: 1, reload: true });
     const reload = restored.reload!;
-    step(`memory ${name}: restored ${mb(restored.steady.rss)}, reload peak ${mb(reload.peakRss)}`);
+    const phases = Object.entries(reload.byPhase).map(([phase, rss]) => `${phase} ${mb(rss)}`);
+    step(
+      `memory ${name}: restored ${mb(restored.steady.rss)}, reload peak ${mb(reload.peakRss)} (${phases.join(', ')})`,
+    );
     const two = await run({ folder, cacheDir, workers: 2, reload: false });
     const steadyRss = Math.max(built.steady.rss, restored.steady.rss);
     const extra = two.steady.rss - restored.steady.rss;
