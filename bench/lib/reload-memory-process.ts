@@ -50,14 +50,19 @@ async function steady(engine: WorkerEngine): Promise<SteadyMemory> {
   return { rss, mainHeap: heapUsed, workerHeaps: workers.map((w) => w.heapUsed), external };
 }
 
+/** The bot's start, measured; the engine is kept only by the library, as in the bot. */
+async function start(cache: IndexCache) {
+  const { engine, from } = await startWorkerEngine({ corpusPath: job.folder, cache, workers: job.workers });
+  return { from, atStart: await steady(engine), library: new Library(engine) };
+}
+
 async function main(): Promise<MemoryOutcome> {
   const cache = new IndexCache({ dir: job.cacheDir });
-  const started = await startWorkerEngine({ corpusPath: job.folder, cache, workers: job.workers });
-  const { engine } = started;
-  const atStart = await steady(engine);
-  if (!job.reload) return { from: started.from, steady: atStart };
+  const { from, atStart, library } = await start(cache);
+  if (!job.reload) return { from, steady: atStart };
+  // Not a reference: the old engine's corpus must be free to go once it has retired, as in the bot.
+  const replaced = new WeakRef(library.engine as WorkerEngine);
 
-  const library = new Library(engine);
   const lifecycle = new CorpusLifecycle(library, {
     corpusPath: job.folder,
     audit: new AuditLog({ logger: silentLogger }),
@@ -83,11 +88,11 @@ async function main(): Promise<MemoryOutcome> {
     const reloadMs = performance.now() - reloadStarted;
     // The peak lasts until the replaced workers are gone: wait for their retirement.
     sampler.enter('retiring');
-    const retired = await until(() => engine.closed, 30_000);
+    const retired = await until(() => replaced.deref()?.closed ?? true, 30_000);
     const { peak: peakRss, byPhase } = sampler.stop();
     const after = await steady(library.engine as WorkerEngine);
     return {
-      from: started.from,
+      from,
       steady: atStart,
       reload: { peakRss, byPhase, reloadMs, retiredMs: retired - reloadStarted, after },
     };

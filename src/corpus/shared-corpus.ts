@@ -1,4 +1,4 @@
-import { TimeSlicer } from '../event-loop.ts';
+import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import type { Article, Corpus, Passage } from './article.ts';
 
 /**
@@ -148,12 +148,10 @@ function sharedBytes(strings: readonly string[], offsets?: Uint32Array): SharedA
 export async function shareCorpus(corpus: Corpus): Promise<{ shared: SharedCorpus; corpus: Corpus }> {
   const slicer = new TimeSlicer();
   const texts: string[] = [];
-  const rows: ArticleLine[] = [];
   const lines: string[] = [];
   for (const article of corpus.articles) {
     for (const passage of article.passages) texts.push(passage.text);
-    rows.push(lineOf(article));
-    lines.push(`${JSON.stringify(rows.at(-1))}\n`);
+    lines.push(`${JSON.stringify(lineOf(article))}\n`);
     await slicer.pause();
   }
   const offsets = new SharedArrayBuffer((texts.length + 1) * Uint32Array.BYTES_PER_ELEMENT);
@@ -167,33 +165,28 @@ export async function shareCorpus(corpus: Corpus): Promise<{ shared: SharedCorpu
     offsets,
     articles: sharedBytes(lines),
   };
-  await slicer.yield();
-  const passageTexts = new PassageTexts(text, offsets);
-  const articles: Article[] = [];
-  let first = 0;
-  for (const [a, article] of corpus.articles.entries()) {
-    const [, , , , , , , , suffixes, paragraphs] = rows[a]!;
-    const { passages, ...meta } = article;
-    articles.push(withViews(meta, suffixes, paragraphs, passageTexts, first));
-    first += passages.length;
-    if (a % 64 === 0) await slicer.pause();
-  }
-  return { shared, corpus: corpusWith(shared, articles) };
+  // Read back from the bytes, not made from `corpus`'s strings: once `corpus` is dropped, the heap pages
+  // it filled hold nothing and are given back, where objects kept from it would pin them all.
+  return { shared, corpus: await finishInSlices(readSteps(shared), slicer) };
 }
 
 /** The corpus a {@link SharedCorpus} holds, its passages reading their text from the shared bytes. */
 export function openSharedCorpus(shared: SharedCorpus): Corpus {
+  return finish(readSteps(shared));
+}
+
+function* readSteps(shared: SharedCorpus): Steps<Corpus> {
   const texts = new PassageTexts(shared.text, shared.offsets);
   const articles: Article[] = [];
   let first = 0;
-  for (const line of Buffer.from(shared.articles).toString('utf8').split('\n')) {
-    if (line === '') continue;
-    const [id, source, title, publisher, url, published, author, language, suffixes, paragraphs] = JSON.parse(
-      line,
-    ) as ArticleLine;
+  const lines = Buffer.from(shared.articles);
+  for (let at = 0, end = lines.indexOf(0x0a); end >= 0; at = end + 1, end = lines.indexOf(0x0a, at)) {
+    const line = JSON.parse(lines.toString('utf8', at, end)) as ArticleLine;
+    const [id, source, title, publisher, url, published, author, language, suffixes, paragraphs] = line;
     const meta = { id, source, title, publisher, url, published, author, language };
     articles.push(withViews(meta, suffixes, paragraphs, texts, first));
     first += suffixes.length;
+    yield;
   }
   return corpusWith(shared, articles);
 }
