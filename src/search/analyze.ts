@@ -42,6 +42,15 @@ function stem(word: string): string {
 const wordCache = new Map<string, readonly string[]>();
 const WORD_CACHE_LIMIT = 300_000;
 
+/**
+ * Empties the remembered words once an index is built: filled by a corpus's hundreds of thousands of
+ * words (each long one a slice keeping its whole passage's text alive), they would stay in the index
+ * worker's heap for good, where questions need only a few.
+ */
+export function forgetWords(): void {
+  wordCache.clear();
+}
+
 /** The terms one raw word contributes (see `analyzeWord`), remembered. */
 export function termsOfWord(raw: string): readonly string[] {
   let terms = wordCache.get(raw);
