@@ -10,7 +10,8 @@ import { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { startWorkerEngine } from '../../src/search/index-cache/fast-start.ts';
 import { IndexCache } from '../../src/search/index-cache/index-cache.ts';
-import { WorkerEngine } from '../../src/search/index-threads/worker-engine.ts';
+import type { WorkerEngine } from '../../src/search/index-threads/worker-engine.ts';
+import { reloadsOnWorkers } from '../../src/search/index-threads/worker-reloads.ts';
 import type { MemoryJob, MemoryOutcome, SteadyMemory } from './reload-memory.ts';
 
 const job = JSON.parse(process.argv[2]!) as MemoryJob;
@@ -67,9 +68,7 @@ async function main(): Promise<MemoryOutcome> {
     corpusPath: job.folder,
     audit: new AuditLog({ logger: silentLogger }),
     // As start-lifecycle sets it up for INDEX_THREAD=worker.
-    index: async (corpus, onProgress) =>
-      (await WorkerEngine.start({ corpusPath: job.folder, corpus, cache, onProgress, workers: job.workers }))
-        .engine,
+    ...reloadsOnWorkers({ cache, workers: job.workers, serving: () => library.engine }),
   });
   const added = path.join(job.folder, 'bench-memory-added.md');
   await writeFile(

@@ -167,7 +167,12 @@ export async function shareCorpus(corpus: Corpus): Promise<{ shared: SharedCorpu
   };
   // Read back from the bytes, not made from `corpus`'s strings: once `corpus` is dropped, the heap pages
   // it filled hold nothing and are given back, where objects kept from it would pin them all.
-  return { shared, corpus: await finishInSlices(readSteps(shared), slicer) };
+  return { shared, corpus: await readSharedCorpus(shared, slicer) };
+}
+
+/** `openSharedCorpus` in slices, yielding to the event loop: for the serving thread. */
+export function readSharedCorpus(shared: SharedCorpus, slicer = new TimeSlicer()): Promise<Corpus> {
+  return finishInSlices(readSteps(shared), slicer);
 }
 
 /** The corpus a {@link SharedCorpus} holds, its passages reading their text from the shared bytes. */

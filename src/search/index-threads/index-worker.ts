@@ -3,7 +3,8 @@
 // when the worker ends, costs the main thread no garbage-collection pauses.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
-import { openSharedCorpus } from '../../corpus/shared-corpus.ts';
+import { CorpusError, loadCorpus } from '../../corpus/load-corpus.ts';
+import { openSharedCorpus, shareCorpus } from '../../corpus/shared-corpus.ts';
 import { Engine } from '../engine.ts';
 import { corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
 import type {
@@ -24,6 +25,24 @@ function corpusMessage(): Promise<Corpus> {
   });
 }
 
+/**
+ * Reads and validates the corpus here and shares it with the main thread: the garbage of parsing a
+ * large corpus then grows this thread's heap, where building the index reuses the space, instead of
+ * the serving thread's, which would keep it. An invalid corpus is reported with every problem.
+ */
+async function readCorpus(): Promise<Corpus> {
+  let read: Corpus;
+  try {
+    read = await loadCorpus(data.corpusPath);
+  } catch (error) {
+    if (error instanceof CorpusError) report({ kind: 'refused', problems: error.problems });
+    throw error;
+  }
+  const { shared, corpus } = await shareCorpus(read);
+  report({ kind: 'corpus', corpus: shared });
+  return corpus;
+}
+
 async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
   const cache = new IndexCache({
     dir: data.cacheDir,
@@ -31,8 +50,11 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
     maxBytes: data.cacheMaxBytes,
   });
   const started = performance.now();
-  const arriving = corpusMessage();
+  // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
   const onDisk = await corpusOnDisk(data.corpusPath);
+  const arriving = data.corpusFrom === 'path' ? readCorpus() : corpusMessage();
+  // Awaited below; a corpus refused meanwhile is reported from there.
+  arriving.catch(() => undefined);
   const prefetched = await cache.prefetch(onDisk);
   const corpus = await arriving;
   const lookup = await cache.load(corpus, prefetched);
