@@ -13,7 +13,6 @@ export function threadMemory(): ThreadMemory {
   const collect = (globalThis as { gc?: () => void }).gc;
   collect?.();
   collect?.();
-  void import('../../../tmp-probe/spaces.ts').then((m) => m.spaces('worker'));
   const { heapUsed, external } = process.memoryUsage();
   return { heapUsed, external };
 }
