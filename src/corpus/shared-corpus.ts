@@ -45,6 +45,11 @@ class PassageTexts {
   text(n: number): string {
     return this.#bytes.toString('utf8', this.#offsets[n]!, this.#offsets[n + 1]!);
   }
+
+  /** Passage `n`'s bytes (a view, not a copy). */
+  bytes(n: number): Buffer {
+    return this.#bytes.subarray(this.#offsets[n]!, this.#offsets[n + 1]!);
+  }
 }
 
 /**
@@ -64,6 +69,13 @@ class SharedPassage implements Passage {
     },
   };
 
+  /** Whether `other` has the same text, compared as bytes when both are views (nothing decoded). */
+  static sameText(one: Passage, other: Passage): boolean {
+    if (one instanceof SharedPassage && other instanceof SharedPassage)
+      return one.#texts.bytes(one.#n).equals(other.#texts.bytes(other.#n));
+    return one.text === other.text;
+  }
+
   constructor(
     readonly id: string,
     readonly articleId: string,
@@ -76,6 +88,14 @@ class SharedPassage implements Passage {
     this.#n = n;
     Object.defineProperty(this, 'text', SharedPassage.#text);
   }
+}
+
+/**
+ * Whether two passages have the same text. Passages of shared corpora are compared as bytes: reading
+ * `text` would decode every passage of both corpora a reload compares into strings, only to drop them.
+ */
+export function sameText(one: Passage, other: Passage): boolean {
+  return SharedPassage.sameText(one, other);
 }
 
 function lineOf(article: Article): ArticleLine {

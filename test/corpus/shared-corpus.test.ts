@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
-import { openSharedCorpus, shareCorpus } from '../../src/corpus/shared-corpus.ts';
+import { diffCorpora } from '../../src/corpus/corpus-diff.ts';
+import { openSharedCorpus, sameText, shareCorpus } from '../../src/corpus/shared-corpus.ts';
 import { BUNDLED_CORPUS } from '../support/temp-corpus.ts';
 
 /** The corpus as plain data: what every reader of an article or passage sees. */
@@ -50,6 +51,26 @@ describe('shareCorpus', () => {
     const { shared, corpus: views } = await shareCorpus(corpus);
     expect(views).toEqual(corpus);
     expect(openSharedCorpus(shared)).toEqual(corpus);
+  });
+
+  it('compares passages of two shared corpora by their bytes, as their texts compare', async () => {
+    const corpus = await loadCorpus(BUNDLED_CORPUS);
+    const [first, ...rest] = corpus.articles;
+    const edited = {
+      ...first!,
+      passages: first!.passages.map((passage, i) =>
+        i === 1 ? { ...passage, text: `${passage.text}!` } : passage,
+      ),
+    };
+    const before = (await shareCorpus(corpus)).corpus;
+    const after = (await shareCorpus(makeCorpus([edited, ...rest]))).corpus;
+    const same = (await shareCorpus(makeCorpus(corpus.articles.map((article) => ({ ...article }))))).corpus;
+    expect(sameText(before.articles[0]!.passages[0]!, after.articles[0]!.passages[0]!)).toBe(true);
+    expect(sameText(before.articles[0]!.passages[1]!, after.articles[0]!.passages[1]!)).toBe(false);
+    // A shared passage and a plain one compare by text.
+    expect(sameText(before.articles[0]!.passages[1]!, corpus.articles[0]!.passages[1]!)).toBe(true);
+    expect(await diffCorpora(before, after)).toEqual({ added: [], removed: [], changed: [first!.id] });
+    expect(await diffCorpora(before, same)).toEqual({ added: [], removed: [], changed: [] });
   });
 
   it('is read by another thread from the same memory, with no copy of the text', async () => {
