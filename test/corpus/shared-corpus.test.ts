@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
 import { diffCorpora } from '../../src/corpus/corpus-diff.ts';
+import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
 import { openSharedCorpus, sameText, shareCorpus } from '../../src/corpus/shared-corpus.ts';
 import { BUNDLED_CORPUS } from '../support/temp-corpus.ts';
 
