@@ -19,7 +19,7 @@ import type { ReloadProgress } from '../src/lifecycle/reloader.ts';
 import { silentLogger } from '../src/logging/logger.ts';
 import { type StartedEngine, startEngine, startWorkerEngine } from '../src/search/index-cache/fast-start.ts';
 import { IndexCache } from '../src/search/index-cache/index-cache.ts';
-import { WorkerEngine } from '../src/search/index-threads/worker-engine.ts';
+import { reloadsOnWorkers } from '../src/search/index-threads/worker-reloads.ts';
 import type { SearchEngine } from '../src/search/search-engine.ts';
 import { reloadMemoryReport } from './lib/reload-memory.ts';
 import { SCALE_FILES, SHARED_DATA, scaleCorpusFolder } from './lib/scale-corpus.ts';
@@ -223,13 +223,8 @@ async function main(): Promise<void> {
     const lifecycle = new CorpusLifecycle(library, {
       corpusPath: folder,
       audit: new AuditLog({ logger: silentLogger }),
-      // As openLibrary sets it up for INDEX_THREAD=worker: the new index is built, and saved, in a new worker.
-      ...(inWorker
-        ? {
-            index: async (corpus, onProgress) =>
-              (await WorkerEngine.start({ corpusPath: folder, corpus, cache, onProgress })).engine,
-          }
-        : {}),
+      // As openLibrary sets it up for INDEX_THREAD=worker: a new worker reads the corpus, builds and saves the index.
+      ...(inWorker ? reloadsOnWorkers({ cache, serving: () => library.engine }) : {}),
     });
     // A bot reloads long after it started: the garbage of this benchmark's own start-ups (a discarded
     // engine, the 80 MB cache text, a corpus read only to be timed) would otherwise be collected during

@@ -10,25 +10,34 @@ import { CorpusLifecycle } from '../../src/lifecycle/corpus-lifecycle.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { startWorkerEngine } from '../../src/search/index-cache/fast-start.ts';
 import { IndexCache } from '../../src/search/index-cache/index-cache.ts';
-import { WorkerEngine } from '../../src/search/index-threads/worker-engine.ts';
+import type { WorkerEngine } from '../../src/search/index-threads/worker-engine.ts';
+import { reloadsOnWorkers } from '../../src/search/index-threads/worker-reloads.ts';
 import type { MemoryJob, MemoryOutcome, SteadyMemory } from './reload-memory.ts';
 
 const job = JSON.parse(process.argv[2]!) as MemoryJob;
 
-/** RSS sampled every few milliseconds; `peak` is the largest seen since `start`. */
+/** RSS sampled every few milliseconds: the largest seen since `start`, overall and in each phase. */
 function rssSampler() {
-  let peak = 0;
+  let phase = 'reading';
+  const peaks = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
+  const sample = () => {
+    peaks.set(phase, Math.max(peaks.get(phase) ?? 0, process.memoryUsage.rss()));
+  };
   return {
     start() {
-      peak = process.memoryUsage.rss();
-      timer = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage.rss());
-      }, 5);
+      sample();
+      timer = setInterval(sample, 5);
     },
-    stop(): number {
+    /** The reload's phase from now on (its progress names it). */
+    enter(next: string) {
+      sample();
+      phase = next;
+    },
+    stop(): { peak: number; byPhase: Record<string, number> } {
+      sample();
       clearInterval(timer);
-      return Math.max(peak, process.memoryUsage.rss());
+      return { peak: Math.max(...peaks.values()), byPhase: Object.fromEntries(peaks) };
     },
   };
 }
@@ -42,21 +51,24 @@ async function steady(engine: WorkerEngine): Promise<SteadyMemory> {
   return { rss, mainHeap: heapUsed, workerHeaps: workers.map((w) => w.heapUsed), external };
 }
 
+/** The bot's start, measured; the engine is kept only by the library, as in the bot. */
+async function start(cache: IndexCache) {
+  const { engine, from } = await startWorkerEngine({ corpusPath: job.folder, cache, workers: job.workers });
+  return { from, atStart: await steady(engine), library: new Library(engine) };
+}
+
 async function main(): Promise<MemoryOutcome> {
   const cache = new IndexCache({ dir: job.cacheDir });
-  const started = await startWorkerEngine({ corpusPath: job.folder, cache, workers: job.workers });
-  const { engine } = started;
-  const atStart = await steady(engine);
-  if (!job.reload) return { from: started.from, steady: atStart };
+  const { from, atStart, library } = await start(cache);
+  if (!job.reload) return { from, steady: atStart };
+  // Not a reference: the old engine's corpus must be free to go once it has retired, as in the bot.
+  const replaced = new WeakRef(library.engine as WorkerEngine);
 
-  const library = new Library(engine);
   const lifecycle = new CorpusLifecycle(library, {
     corpusPath: job.folder,
     audit: new AuditLog({ logger: silentLogger }),
     // As start-lifecycle sets it up for INDEX_THREAD=worker.
-    index: async (corpus, onProgress) =>
-      (await WorkerEngine.start({ corpusPath: job.folder, corpus, cache, onProgress, workers: job.workers }))
-        .engine,
+    ...reloadsOnWorkers({ cache, workers: job.workers, serving: () => library.engine }),
   });
   const added = path.join(job.folder, 'bench-memory-added.md');
   await writeFile(
@@ -67,17 +79,21 @@ async function main(): Promise<MemoryOutcome> {
   sampler.start();
   const reloadStarted = performance.now();
   try {
-    const outcome = await lifecycle.reload({ trigger: 'command' });
+    const outcome = await lifecycle.reload({
+      trigger: 'command',
+      onProgress: (progress) => sampler.enter(progress.phase),
+    });
     if (outcome.status !== 'reloaded') throw new Error(`reload ${outcome.status}`);
     const reloadMs = performance.now() - reloadStarted;
     // The peak lasts until the replaced workers are gone: wait for their retirement.
-    const retired = await until(() => engine.closed, 30_000);
-    const peakRss = sampler.stop();
+    sampler.enter('retiring');
+    const retired = await until(() => replaced.deref()?.closed ?? true, 30_000);
+    const { peak: peakRss, byPhase } = sampler.stop();
     const after = await steady(library.engine as WorkerEngine);
     return {
-      from: started.from,
+      from,
       steady: atStart,
-      reload: { peakRss, reloadMs, retiredMs: retired - reloadStarted, after },
+      reload: { peakRss, byPhase, reloadMs, retiredMs: retired - reloadStarted, after },
     };
   } finally {
     await rm(added, { force: true });

@@ -1,12 +1,11 @@
 // The memory half of `npm run bench:reload`: the bot's memory as `npm start` runs it (the serving
 // thread plus index workers), at three corpus sizes, each figure from a fresh process.
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
-import { countPassages, MIDDLE_SIZE_PASSAGES, prefixWithPassages } from './bench-corpus.ts';
+import { countPassages } from './bench-corpus.ts';
 import { forkMeasurement } from './fork-measurement.ts';
-import { SCALE_FILES, SHARED_DATA } from './scale-corpus.ts';
+import { sizeFolders } from './size-folders.ts';
 
 /** Targets of issue 17 at every size. */
 export const STEADY_RSS_TARGET_MB = 450;
@@ -33,7 +32,14 @@ export type MemoryOutcome =
   | {
       from: 'cache' | 'built';
       steady: SteadyMemory;
-      reload?: { peakRss: number; reloadMs: number; retiredMs: number; after: SteadyMemory };
+      reload?: {
+        peakRss: number;
+        /** The peak in each phase of the reload (its progress phases, then `retiring`). */
+        byPhase: Record<string, number>;
+        reloadMs: number;
+        retiredMs: number;
+        after: SteadyMemory;
+      };
     }
   | { error: string };
 
@@ -48,47 +54,6 @@ function run(job: MemoryJob): Promise<Extract<MemoryOutcome, { from: string }>> 
     if ('error' in outcome) throw new Error(`memory run ${JSON.stringify(job)} failed: ${outcome.error}`);
     return outcome;
   });
-}
-
-/**
- * The three corpus folders, as in `npm run bench`: NewsQA (10k passages), 50k, and all three files.
- * Copies, not links: the loader refuses links that lead out of the corpus folder.
- */
-async function sizeFolders(root: string): Promise<{ name: string; folder: string }[]> {
-  const small = join(root, 'memory-10k');
-  await mkdir(small);
-  await copyFile(join(SHARED_DATA, 'newsqa/articles.jsonl'), join(small, '1-articles.jsonl'));
-
-  // NewsQA, then BBC and Reuters in file order up to 50,000 passages: Reuters' share is a prefix of its lines.
-  const middle = join(root, 'memory-50k');
-  await mkdir(middle);
-  const [newsqa, bbc, reuters] = await Promise.all(
-    ['newsqa/articles.jsonl', 'bbc/bbc.jsonl', 'reuters/reuters21578.jsonl'].map((file) =>
-      loadCorpus(join(SHARED_DATA, file)),
-    ),
-  );
-  const taken = prefixWithPassages(
-    [...bbc!.articles, ...reuters!.articles],
-    MIDDLE_SIZE_PASSAGES - countPassages(newsqa!.articles),
-  );
-  const reutersTaken = taken.length - bbc!.articles.length;
-  await copyFile(join(SHARED_DATA, 'newsqa/articles.jsonl'), join(middle, '1-articles.jsonl'));
-  await copyFile(join(SHARED_DATA, 'bbc/bbc.jsonl'), join(middle, '2-bbc.jsonl'));
-  const lines = (await readFile(join(SHARED_DATA, 'reuters/reuters21578.jsonl'), 'utf8'))
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-  await writeFile(join(middle, '3-reuters.jsonl'), `${lines.slice(0, reutersTaken).join('\n')}\n`);
-
-  // All three, in the order bench:reload merges them.
-  const full = join(root, 'memory-full');
-  await mkdir(full);
-  for (const [i, file] of SCALE_FILES.entries())
-    await copyFile(join(SHARED_DATA, file), join(full, `${i + 1}-${file.split('/').pop()}`));
-  return [
-    { name: '10k', folder: small },
-    { name: '50k', folder: middle },
-    { name: 'full', folder: full },
-  ];
 }
 
 const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
@@ -112,7 +77,10 @@ export async function reloadMemoryReport(
     step(`memory ${name}: built ${mb(built.steady.rss)}`);
     const restored = await run({ folder, cacheDir, workers: 1, reload: true });
     const reload = restored.reload!;
-    step(`memory ${name}: restored ${mb(restored.steady.rss)}, reload peak ${mb(reload.peakRss)}`);
+    const phases = Object.entries(reload.byPhase).map(([phase, rss]) => `${phase} ${mb(rss)}`);
+    step(
+      `memory ${name}: restored ${mb(restored.steady.rss)}, reload peak ${mb(reload.peakRss)} (${phases.join(', ')})`,
+    );
     const two = await run({ folder, cacheDir, workers: 2, reload: false });
     const steadyRss = Math.max(built.steady.rss, restored.steady.rss);
     const extra = two.steady.rss - restored.steady.rss;

@@ -1,5 +1,6 @@
 import { TimeSlicer } from '../event-loop.ts';
 import type { Article, Corpus } from './article.ts';
+import { sameText } from './shared-corpus.ts';
 
 /** Which articles a new corpus adds, removes and changes, by id. */
 export interface CorpusDiff {
@@ -43,7 +44,8 @@ function sameArticle(a: Article, b: Article): boolean {
   ) {
     return false;
   }
-  return a.passages.every(
-    (passage, i) => passage.text === b.passages[i]?.text && passage.id === b.passages[i]?.id,
-  );
+  return a.passages.every((passage, i) => {
+    const other = b.passages[i];
+    return other !== undefined && passage.id === other.id && sameText(passage, other);
+  });
 }

@@ -8,7 +8,7 @@ import type { StartedEngine, StartProgress } from '../search/index-cache/fast-st
 import { openEngine } from '../search/index-cache/fast-start.ts';
 import { type IndexCache, indexCacheOf } from '../search/index-cache/index-cache.ts';
 import { persistInWorker } from '../search/index-cache/persist-in-worker.ts';
-import { WorkerEngine } from '../search/index-threads/worker-engine.ts';
+import { reloadsOnWorkers } from '../search/index-threads/worker-reloads.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { processLink, ShardCoordinator } from '../transports/sharding/shard-coordinator.ts';
 import { auditChannelSink } from './audit-channel.ts';
@@ -43,7 +43,7 @@ export async function openLibrary(options: {
   const lifecycle = new CorpusLifecycle(library, {
     corpusPath: config.CORPUS_PATH,
     logger,
-    ...(config.INDEX_THREAD === 'worker' ? { index: indexOnWorkers(config, cache, logger) } : {}),
+    ...(config.INDEX_THREAD === 'worker' ? reloadOnWorkers(config, cache, logger, library) : {}),
   });
   return { library, lifecycle };
 }
@@ -71,20 +71,26 @@ function logCorpusLoaded(logger: Logger, config: Config, started: StartedEngine<
   });
 }
 
-/** With INDEX_THREAD=worker, each reload builds its index on new worker threads, which save it first. */
-function indexOnWorkers(config: Config, cache: IndexCache, logger: Logger): ReloaderOptions['index'] {
-  return async (corpus, onProgress) => {
-    const built = await WorkerEngine.start({
-      corpusPath: config.CORPUS_PATH,
-      corpus,
-      cache,
-      onProgress,
-      workers: config.INDEX_WORKERS,
-    });
-    if (built.savedTo) logger.info('index cache saved', { file: built.savedTo, version: corpus.version });
-    if (built.saveError) logger.warn('index cache not saved', { error: built.saveError });
-    return built.engine;
-  };
+/**
+ * With INDEX_THREAD=worker, each reload reads the corpus and builds its index on new worker threads,
+ * which save it first.
+ */
+function reloadOnWorkers(
+  config: Config,
+  cache: IndexCache,
+  logger: Logger,
+  library: Library,
+): Pick<ReloaderOptions, 'load' | 'index'> {
+  return reloadsOnWorkers({
+    cache,
+    workers: config.INDEX_WORKERS,
+    serving: () => library.engine,
+    onStarted: (built) => {
+      const version = built.engine.version;
+      if (built.savedTo) logger.info('index cache saved', { file: built.savedTo, version });
+      if (built.saveError) logger.warn('index cache not saved', { error: built.saveError });
+    },
+  });
 }
 
 /** What `startLifecycle` set up; `stop` undoes all of it. */

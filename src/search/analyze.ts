@@ -42,13 +42,26 @@ function stem(word: string): string {
 const wordCache = new Map<string, readonly string[]>();
 const WORD_CACHE_LIMIT = 300_000;
 
+/**
+ * Empties the remembered words once an index is built: filled by a corpus's hundreds of thousands of
+ * words (34 MB at 121k passages), they would stay in the index worker's heap for good, where questions
+ * need far fewer (a worker restored from the cache starts with none either).
+ */
+export function forgetWords(): void {
+  wordCache.clear();
+}
+
 /** The terms one raw word contributes (see `analyzeWord`), remembered. */
 export function termsOfWord(raw: string): readonly string[] {
   let terms = wordCache.get(raw);
   if (terms === undefined) {
-    terms = analyzeWord(raw);
+    // V8 cuts words of 13 characters or more out of their text as slices that keep all of it alive; a
+    // passage's text read from the shared corpus is a fresh string at each reading, so a remembered
+    // slice would keep a copy of its passage. A copy of the word keeps only the word.
+    const word = raw.length >= 13 ? (JSON.parse(JSON.stringify(raw)) as string) : raw;
+    terms = analyzeWord(word);
     if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
-    wordCache.set(raw, terms);
+    wordCache.set(word, terms);
   }
   return terms;
 }

@@ -4,7 +4,7 @@ import type { Article, ArticleMeta, Corpus } from '../corpus/article.ts';
 import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
-import { analyze, type Token, tokenize } from './analyze.ts';
+import { analyze, forgetWords, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult, Timeline, TimelineEntry } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
@@ -215,6 +215,7 @@ export class Engine extends SearchEngine {
   }
 
   private static fromBuilder(corpus: Corpus, builder: IndexBuilder, options: BuildOptions): Engine {
+    forgetWords();
     return new Engine(corpus, builder.postings.finish(), builder.lookup, options.ranking, options.model);
   }
 

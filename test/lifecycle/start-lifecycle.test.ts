@@ -32,7 +32,8 @@ describe.each(['worker', 'main'])('startLifecycle, index on the %s thread', (thr
 
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
     process.kill(process.pid, 'SIGHUP');
-    await vi.waitFor(() => expect(library.engine.article('lighthouse')).toBeDefined(), { timeout: 10_000 });
+    // A new worker starts, reads the corpus and builds its index: seconds on a loaded machine.
+    await vi.waitFor(() => expect(library.engine.article('lighthouse')).toBeDefined(), { timeout: 20_000 });
     await vi.waitFor(
       () => expect(logger.events.map((event) => event.message)).toContain('index cache saved'),
       {
@@ -52,7 +53,7 @@ describe.each(['worker', 'main'])('startLifecycle, index on the %s thread', (thr
     const again = await openLibrary({ config, logger: restarted });
     expect(again.library.engine.version).toBe(library.engine.version);
     expect(restarted.events[0]).toMatchObject({ context: { from: 'cache', cache: 'hit' } });
-  });
+  }, 60_000);
 
   it('reloads when the corpus folder changes, with WATCH_CORPUS=true', async () => {
     const config = loadConfig({

@@ -149,8 +149,6 @@ export async function startWorkerEngine(options: StartEngineOptions): Promise<St
       counted = withPassages(corpus, options.onProgress);
       return corpus;
     }),
-    // Nothing is served yet: a pause to copy the corpus across costs nobody, and saves a second reading.
-    sendCorpus: true,
     cache: options.cache,
     workers: options.workers,
     onProgress: options.onProgress === undefined ? undefined : (done, total) => counted?.(done, total),

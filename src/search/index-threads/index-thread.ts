@@ -1,5 +1,6 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import type { Corpus } from '../../corpus/article.ts';
+import { CorpusError } from '../../corpus/problems.ts';
+import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -33,6 +34,11 @@ export class IndexThread {
   #onIdle: (() => void)[] = [];
   /** Resolves with the worker's status once it serves; rejects if it fails or exits first. */
   readonly ready: Promise<ReadyStatus>;
+  /**
+   * With `corpusFrom: 'path'`: the corpus the worker read, once read; rejects with a `CorpusError` for
+   * an invalid one, or if the worker fails first.
+   */
+  readonly corpus: Promise<SharedCorpus>;
 
   constructor(
     data: Omit<IndexWorkerData, 'port' | 'replies'>,
@@ -47,9 +53,16 @@ export class IndexThread {
       workerData,
       transferList: [port2],
     });
-    this.ready = readyStatus(this.#worker, onProgress);
-    // Nobody may be waiting yet; the caller of `ready` sees the failure.
+    let read: (corpus: SharedCorpus) => void = () => undefined;
+    const corpusRead = new Promise<SharedCorpus>((resolve) => {
+      read = resolve;
+    });
+    this.ready = readyStatus(this.#worker, { onProgress, onCorpus: read });
+    // Until the corpus arrives, it fails as the worker does.
+    this.corpus = Promise.race([corpusRead, this.ready.then(() => corpusRead)]);
+    // Nobody may be waiting yet; the caller of `ready` or `corpus` sees the failure.
     this.ready.catch(() => undefined);
+    this.corpus.catch(() => undefined);
     this.#port.on('message', (reply: IndexReply) => this.#settle(reply));
     // Neither a worker that only answers nor its channel is a reason to keep the process alive.
     this.#port.unref();
@@ -67,8 +80,8 @@ export class IndexThread {
     return this.#pending.size;
   }
 
-  /** Posts the corpus to a worker started with `corpusFrom: 'message'` (a structured copy, made here). */
-  sendCorpus(corpus: Corpus): void {
+  /** Posts the corpus to the worker, which reads it from the same shared memory. */
+  sendCorpus(corpus: SharedCorpus): void {
     this.#worker.postMessage({ kind: 'corpus', corpus } satisfies CorpusMessage);
   }
 
@@ -171,7 +184,10 @@ export class IndexThread {
 
 function readyStatus(
   worker: Worker,
-  onProgress: ((done: number, total: number) => void) | undefined,
+  on: {
+    onProgress: ((done: number, total: number) => void) | undefined;
+    onCorpus: (corpus: SharedCorpus) => void;
+  },
 ): Promise<ReadyStatus> {
   return new Promise((resolve, reject) => {
     const settle = () => {
@@ -181,11 +197,16 @@ function readyStatus(
     };
     const onMessage = (status: IndexWorkerStatus) => {
       if (status.kind === 'progress') {
-        onProgress?.(status.done, status.total);
+        on.onProgress?.(status.done, status.total);
+        return;
+      }
+      if (status.kind === 'corpus') {
+        on.onCorpus(status.corpus);
         return;
       }
       settle();
-      if (status.kind === 'failed') reject(new Error(`IndexThread: ${status.message}`));
+      if (status.kind === 'refused') reject(new CorpusError(status.problems));
+      else if (status.kind === 'failed') reject(new Error(`IndexThread: ${status.message}`));
       else resolve(status);
     };
     const onError = (error: Error) => {

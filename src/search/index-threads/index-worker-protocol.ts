@@ -1,5 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { Corpus } from '../../corpus/article.ts';
+import type { CorpusProblem } from '../../corpus/problems.ts';
+import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
 import type { Answer, AnswerOptions, Timeline } from '../answer.ts';
 import type { CacheOutcome } from '../index-cache/index-cache.ts';
 import type { Period } from '../period.ts';
@@ -8,11 +9,11 @@ import type { ThreadMemory } from './thread-memory.ts';
 /** What the index worker is started with. */
 export interface IndexWorkerData {
   /**
-   * `path`: the worker reads the corpus at `corpusPath` itself (copying a large corpus across would
-   * pause the main thread). `message`: the main thread posts it (`CorpusMessage`), and the worker reads
-   * the cache file meanwhile.
+   * `message`: the main thread reads the corpus and posts it (`CorpusMessage`), and the worker reads
+   * the cache file meanwhile. `path`: the worker reads the corpus at `corpusPath` and posts it, shared,
+   * to the main thread (`corpus`, or `refused` with its problems) before indexing it.
    */
-  corpusFrom: 'path' | 'message';
+  corpusFrom: 'message' | 'path';
   corpusPath: string;
   /** INDEX_CACHE_DIR ('' for none): restore from it when it matches, else build and save to it. */
   cacheDir: string;
@@ -44,6 +45,10 @@ export type IndexWorkerStatus =
       saveError?: string;
     }
   | { kind: 'failed'; message: string }
+  /** The corpus this worker read (`corpusFrom: 'path'`), shared; it goes on to index it. */
+  | { kind: 'corpus'; corpus: SharedCorpus }
+  /** The corpus this worker read is invalid; it stops. */
+  | { kind: 'refused'; problems: readonly CorpusProblem[] }
   /** Articles indexed so far, while building. */
   | { kind: 'progress'; done: number; total: number };
 
@@ -61,8 +66,8 @@ export type IndexReply =
   | { id: number; ok: true; memory: ThreadMemory }
   | { id: number; ok: false; message: string };
 
-/** The corpus, posted to a worker started with `corpusFrom: 'message'`. */
+/** The corpus, posted to a worker once the main thread has read it: its text is shared, not copied. */
 export interface CorpusMessage {
   kind: 'corpus';
-  corpus: Corpus;
+  corpus: SharedCorpus;
 }

@@ -3,9 +3,10 @@
 // when the worker ends, costs the main thread no garbage-collection pauses.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
-import { loadCorpus } from '../../corpus/load-corpus.ts';
+import { CorpusError, loadCorpus } from '../../corpus/load-corpus.ts';
+import { openSharedCorpus, shareCorpus } from '../../corpus/shared-corpus.ts';
 import { Engine } from '../engine.ts';
-import { type CacheLookup, corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
+import { corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -20,8 +21,26 @@ const report = (status: IndexWorkerStatus) => parentPort?.postMessage(status);
 
 function corpusMessage(): Promise<Corpus> {
   return new Promise((resolve) => {
-    parentPort?.once('message', (message: CorpusMessage) => resolve(message.corpus));
+    parentPort?.once('message', (message: CorpusMessage) => resolve(openSharedCorpus(message.corpus)));
   });
+}
+
+/**
+ * Reads and validates the corpus here and shares it with the main thread: the garbage of parsing a
+ * large corpus then grows this thread's heap, where building the index reuses the space, instead of
+ * the serving thread's, which would keep it. An invalid corpus is reported with every problem.
+ */
+async function readCorpus(): Promise<Corpus> {
+  let read: Corpus;
+  try {
+    read = await loadCorpus(data.corpusPath);
+  } catch (error) {
+    if (error instanceof CorpusError) report({ kind: 'refused', problems: error.problems });
+    throw error;
+  }
+  const { shared, corpus } = await shareCorpus(read);
+  report({ kind: 'corpus', corpus: shared });
+  return corpus;
 }
 
 async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
@@ -31,19 +50,14 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
     maxBytes: data.cacheMaxBytes,
   });
   const started = performance.now();
-  let corpus: Corpus;
-  let lookup: CacheLookup;
   // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
   const onDisk = await corpusOnDisk(data.corpusPath);
-  if (data.corpusFrom === 'message') {
-    const arriving = corpusMessage();
-    const prefetched = await cache.prefetch(onDisk);
-    corpus = await arriving;
-    lookup = await cache.load(corpus, prefetched);
-  } else {
-    corpus = await loadCorpus(data.corpusPath);
-    lookup = await cache.load(corpus);
-  }
+  const arriving = data.corpusFrom === 'path' ? readCorpus() : corpusMessage();
+  // Awaited below; a corpus refused meanwhile is reported from there.
+  arriving.catch(() => undefined);
+  const prefetched = await cache.prefetch(onDisk);
+  const corpus = await arriving;
+  const lookup = await cache.load(corpus, prefetched);
   if (lookup.status === 'hit') {
     const { engine, file } = lookup;
     const indexMs = performance.now() - started;

@@ -1,4 +1,5 @@
 import type { Article, Corpus } from '../../corpus/article.ts';
+import { readSharedCorpus, type SharedCorpus, shareCorpus } from '../../corpus/shared-corpus.ts';
 import type { Answer, AnswerOptions, Timeline } from '../answer.ts';
 import { CorpusLookup } from '../corpus-lookup.ts';
 import type { CacheOutcome, IndexCache } from '../index-cache/index-cache.ts';
@@ -18,7 +19,10 @@ const ASYNC_TIMEOUT_MS = 30_000;
 export interface WorkerEngineOptions {
   /** Where the workers read the corpus from: the same path `corpus` was read from. */
   corpusPath: string;
-  /** The corpus as read and validated on this thread (or being read); the workers must find the same version. */
+  /**
+   * The corpus as read and validated on this thread (or being read). Once read, its text is moved to
+   * shared memory that the workers read too; the engine's `corpus` reads it there.
+   */
   corpus: Corpus | Promise<Corpus>;
   /** Restore the index from it when it matches, else build it and save it (from one worker). Omit for no cache. */
   cache?: IndexCache;
@@ -28,13 +32,6 @@ export interface WorkerEngineOptions {
    * @default 1
    */
   workers?: number;
-  /**
-   * Post the corpus read on this thread to the workers instead of having them read it again. Quicker,
-   * and the cache file is read meanwhile, but copying pauses this thread (about 0.1 s per worker at
-   * 24,000 articles): for starts, before the bot serves, not for reloads.
-   * @default false
-   */
-  sendCorpus?: boolean;
   /** Called now and then while the (first) worker builds the index. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -44,6 +41,16 @@ export interface WorkerEngineOptions {
    * @default 2_000
    */
   callTimeoutMs?: number;
+}
+
+/** A corpus read by a new index worker (see {@link WorkerEngine.read}). */
+export interface ReadByWorker {
+  /** The corpus, validated, its text shared with the worker. */
+  corpus: Corpus;
+  /** Resolves once the worker (and any further ones) serve this corpus's index. */
+  start(onProgress?: (done: number, total: number) => void): Promise<StartedWorkerEngine>;
+  /** Ends the worker, when the corpus is not to be served (it is the one serving already). */
+  discard(): void;
 }
 
 /** A started worker engine, with how its index came to be. */
@@ -81,57 +88,92 @@ export class WorkerEngine extends SearchEngine {
 
   /**
    * Starts the workers on the corpus at `corpusPath`; resolves once they all serve, rejects if one
-   * cannot. They start reading at once, alongside this thread's own reading when `corpus` is a promise.
+   * cannot. They start reading the cache file at once, alongside this thread's own reading of the
+   * corpus when `corpus` is a promise.
    */
   static async start(options: WorkerEngineOptions): Promise<StartedWorkerEngine> {
     const count = Math.max(1, Math.trunc(options.workers ?? 1));
-    const threads = Array.from(
-      { length: count },
-      (_, i) =>
-        new IndexThread(
-          {
-            corpusFrom: options.sendCorpus ? 'message' : 'path',
-            corpusPath: options.corpusPath,
-            cacheDir: options.cache?.dir ?? '',
-            settingsFingerprint: options.cache?.settingsFingerprint ?? '',
-            cacheMaxBytes: options.cache?.maxBytes ?? 0,
-            persist: i === 0,
-          },
-          i === 0 ? options.onProgress : undefined,
-        ),
+    const threads = Array.from({ length: count }, (_, i) =>
+      indexThread(options, i, 'message', i === 0 ? options.onProgress : undefined),
     );
     try {
       // This thread's reading decides what is wrong with a corpus (a `CorpusError` lists every
       // problem); a worker's failure is only reported when this thread found nothing wrong.
-      const corpus = await options.corpus;
-      if (options.sendCorpus) for (const thread of threads) thread.sendCorpus(corpus);
-      const [statuses, lookup] = await Promise.all([
-        Promise.all(threads.map((thread) => thread.ready)),
-        CorpusLookup.ofAsync(corpus),
-      ]);
-      for (const status of statuses) {
-        if (status.version !== corpus.version) {
-          throw new Error(
-            `the corpus changed while it was being indexed (read ${corpus.version}, indexed ${status.version}); reload again`,
-          );
-        }
-      }
-      for (const thread of threads) thread.unref();
-      const engine = new WorkerEngine(corpus, lookup, threads, options.callTimeoutMs ?? 2_000);
-      const { from, cache, indexMs, saveMs, savedTo, saveError } = statuses[0]!;
-      return {
-        engine,
-        from,
-        lookup: cache,
-        indexMs,
-        saveMs,
-        savedTo,
-        saveError,
-      };
+      const { shared, corpus } = await shareCorpus(await options.corpus);
+      for (const thread of threads) thread.sendCorpus(shared);
+      return await WorkerEngine.#serving(threads, corpus, options);
     } catch (error) {
       for (const thread of threads) thread.close('the index workers did not start');
       throw error;
     }
+  }
+
+  /**
+   * Has a new worker read and validate the corpus at `corpusPath` (rejecting with a `CorpusError` for
+   * an invalid one), and resolves with it, shared, before the worker goes on to index it: `start` waits
+   * for the index (and starts any further workers on the same shared corpus), `discard` ends the
+   * worker. Reading there rather than on this thread keeps the garbage of parsing out of the serving
+   * thread's heap, which would keep the space; the worker's heap reuses it to build the index.
+   */
+  static async read(options: Omit<WorkerEngineOptions, 'corpus' | 'onProgress'>): Promise<ReadByWorker> {
+    let onProgress: ((done: number, total: number) => void) | undefined;
+    const first = indexThread(options, 0, 'path', (done, total) => onProgress?.(done, total));
+    let corpus: Corpus;
+    let shared: SharedCorpus;
+    try {
+      shared = await first.corpus;
+      corpus = await readSharedCorpus(shared);
+    } catch (error) {
+      first.close('the corpus was not read');
+      throw error;
+    }
+    let taken = false;
+    return {
+      corpus,
+      start: async (progress) => {
+        if (taken) throw new Error('WorkerEngine: this corpus was already started or discarded');
+        taken = true;
+        onProgress = progress;
+        const count = Math.max(1, Math.trunc(options.workers ?? 1));
+        const threads = [first];
+        for (let i = 1; i < count; i++) threads.push(indexThread(options, i, 'message', undefined));
+        try {
+          for (const thread of threads.slice(1)) thread.sendCorpus(shared);
+          return await WorkerEngine.#serving(threads, corpus, options);
+        } catch (error) {
+          for (const thread of threads) thread.close('the index workers did not start');
+          throw error;
+        }
+      },
+      discard: () => {
+        if (taken) return;
+        taken = true;
+        first.close('the corpus read was not needed');
+      },
+    };
+  }
+
+  /** Once every thread serves `corpus`: the engine over them, and how its index came to be. */
+  static async #serving(
+    threads: IndexThread[],
+    corpus: Corpus,
+    options: Pick<WorkerEngineOptions, 'callTimeoutMs'>,
+  ): Promise<StartedWorkerEngine> {
+    const [statuses, lookup] = await Promise.all([
+      Promise.all(threads.map((thread) => thread.ready)),
+      CorpusLookup.ofAsync(corpus),
+    ]);
+    for (const status of statuses) {
+      if (status.version !== corpus.version) {
+        throw new Error(
+          `the corpus changed while it was being indexed (read ${corpus.version}, indexed ${status.version}); reload again`,
+        );
+      }
+    }
+    for (const thread of threads) thread.unref();
+    const engine = new WorkerEngine(corpus, lookup, threads, options.callTimeoutMs ?? 2_000);
+    const { from, cache, indexMs, saveMs, savedTo, saveError } = statuses[0]!;
+    return { engine, from, lookup: cache, indexMs, saveMs, savedTo, saveError };
   }
 
   /** Whether `close` has ended the workers (a replaced engine, once retired). */
@@ -233,6 +275,26 @@ export class WorkerEngine extends SearchEngine {
     for (const thread of this.#threads) if (thread.load < best.load) best = thread;
     return best;
   }
+}
+
+/** Index worker number `i` of an engine started with `options`. */
+function indexThread(
+  options: Omit<WorkerEngineOptions, 'corpus' | 'onProgress'>,
+  i: number,
+  corpusFrom: 'message' | 'path',
+  onProgress: ((done: number, total: number) => void) | undefined,
+): IndexThread {
+  return new IndexThread(
+    {
+      corpusFrom,
+      corpusPath: options.corpusPath,
+      cacheDir: options.cache?.dir ?? '',
+      settingsFingerprint: options.cache?.settingsFingerprint ?? '',
+      cacheMaxBytes: options.cache?.maxBytes ?? 0,
+      persist: i === 0,
+    },
+    onProgress,
+  );
 }
 
 function timelineIn(reply: IndexReply): Timeline {

@@ -68,25 +68,74 @@ class PostingList {
 }
 
 /**
+ * Derived postings (a passage's `context`, an article's `text`) are made when a term is first searched
+ * and kept for the next search of it, up to this many bytes an index; past it, those of the terms
+ * searched least recently are let go (and made again if searched again). Without a bound, every term
+ * ever searched would keep them: at 121k passages, up to about 45 MB a worker. Each of the two indexes
+ * has this budget.
+ */
+export const DERIVED_POSTINGS_BUDGET = 16 * 2 ** 20;
+
+/** The derived postings an index holds, least recently searched first, and their size. */
+class DerivedPostings {
+  readonly #held = new Map<TermPostings, number>();
+  #bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  /** `entry` was searched and holds `bytes` of derived postings (0 when it holds none). */
+  used(entry: TermPostings, bytes: number): void {
+    const held = this.#held.get(entry);
+    if (held === undefined && bytes === 0) return;
+    // To the end of the order: most recently searched.
+    this.#held.delete(entry);
+    this.#held.set(entry, (held ?? 0) + bytes);
+    this.#bytes += bytes;
+    for (const [oldest, size] of this.#held) {
+      if (this.#bytes <= this.budget || oldest === entry) break;
+      this.#held.delete(oldest);
+      this.#bytes -= size;
+      oldest.forget();
+    }
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+}
+
+/**
  * A term's entry in a MiniSearch index: its postings by field number, made from the store the first
- * time the term is searched, then kept.
+ * time the term is searched. Stored fields' postings are views of the store; derived ones are copies,
+ * kept within the index's budget.
  */
 class TermPostings {
-  readonly #lists: (PostingList | null | undefined)[] = [];
+  #lists: (PostingList | null | undefined)[] = [];
 
   constructor(
-    private readonly runs: readonly ((t: number) => PostingRun)[],
+    private readonly fields: readonly Field[],
     private readonly term: number,
+    private readonly derived: DerivedPostings,
   ) {}
 
   get(field: number): PostingList | undefined {
     let list = this.#lists[field];
     if (list === undefined) {
-      const run = this.runs[field]?.(this.term);
-      list = run && run.docs.length > 0 ? new PostingList(run) : null;
+      const { run, isDerived } = this.fields[field] ?? {};
+      const made = run?.(this.term);
+      list = made && made.docs.length > 0 ? new PostingList(made) : null;
       this.#lists[field] = list;
+      const bytes = isDerived && made ? made.docs.byteLength + made.tfs.byteLength : 0;
+      this.derived.used(this, bytes);
+    } else {
+      this.derived.used(this, 0);
     }
     return list ?? undefined;
+  }
+
+  /** Lets go of the derived postings (all of them: the stored ones cost no more than a view). */
+  forget(): void {
+    this.#lists = [];
   }
 }
 
@@ -274,9 +323,9 @@ function miniSearchOver<T>(
   fields: readonly Field[],
   terms: readonly string[],
   holds: (t: number) => boolean,
+  derived: DerivedPostings,
 ): MiniSearch<T> {
   const lengths = fields.map((field) => field.lengths);
-  const runs = fields.map((field) => field.run);
   const index = new MiniSearch<T>(options);
   const state = index as unknown as MiniSearchState;
   const SearchableMap = state._index?.constructor as (new (tree: RadixNode) => object) | undefined;
@@ -303,7 +352,7 @@ function miniSearchOver<T>(
   for (let t = 0; t < terms.length; t++) if (holds(t)) held.push(t);
   const tree = radixTree(
     held.map((t) => terms[t]!),
-    (i) => new TermPostings(runs, held[i]!),
+    (i) => new TermPostings(fields, held[i]!, derived),
   );
   state._index = new SearchableMap(tree);
   return index;
@@ -313,9 +362,11 @@ function miniSearchOver<T>(
 export interface IndexViews<P, A> {
   passageIndex: MiniSearch<P>;
   articleIndex: MiniSearch<A>;
+  /** Bytes of derived postings the two indexes hold now (see {@link DERIVED_POSTINGS_BUDGET}). */
+  derivedBytes(): number;
 }
 
-type Field = { lengths: Uint32Array; run: (t: number) => PostingRun };
+type Field = { lengths: Uint32Array; run: (t: number) => PostingRun; isDerived: boolean };
 
 /** Field `name` of `fields`, in the order of `options.fields` (MiniSearch numbers fields so). */
 function inOrder(options: Options<unknown>, fields: Record<string, Field>): Field[] {
@@ -333,29 +384,41 @@ function inOrder(options: Options<unknown>, fields: Record<string, Field>): Fiel
 export function indexViews<P, A>(
   store: PostingStore,
   ids: { passages: readonly string[]; articles: readonly string[] },
-  options: { passages: Options<P>; articles: Options<A> },
+  options: { passages: Options<P>; articles: Options<A>; derivedBudget?: number },
 ): IndexViews<P, A> {
+  const budget = options.derivedBudget ?? DERIVED_POSTINGS_BUDGET;
+  const passageDerived = new DerivedPostings(budget);
+  const articleDerived = new DerivedPostings(budget);
   const { lengths } = store;
   const { offsets: textOffsets } = store.passageText;
   const { offsets: titleOffsets } = store.articleTitle;
   const inText = (t: number) => textOffsets[t + 1]! > textOffsets[t]!;
   const inTitle = (t: number) => titleOffsets[t + 1]! > titleOffsets[t]!;
   const passageFields = inOrder(options.passages as Options<unknown>, {
-    text: { lengths: lengths.passageText, run: (t) => passageTextRun(store, t) },
-    context: { lengths: lengths.passageContext, run: (t) => passageContextRun(store, t) },
+    text: { lengths: lengths.passageText, run: (t) => passageTextRun(store, t), isDerived: false },
+    context: { lengths: lengths.passageContext, run: (t) => passageContextRun(store, t), isDerived: true },
   });
   const articleFields = inOrder(options.articles as Options<unknown>, {
-    text: { lengths: lengths.articleText, run: (t) => articleTextRun(store, t) },
-    title: { lengths: lengths.articleTitle, run: (t) => articleTitleRun(store, t) },
+    text: { lengths: lengths.articleText, run: (t) => articleTextRun(store, t), isDerived: true },
+    title: { lengths: lengths.articleTitle, run: (t) => articleTitleRun(store, t), isDerived: false },
   });
   return {
-    passageIndex: miniSearchOver(options.passages, ids.passages, passageFields, store.terms, inText),
+    passageIndex: miniSearchOver(
+      options.passages,
+      ids.passages,
+      passageFields,
+      store.terms,
+      inText,
+      passageDerived,
+    ),
     articleIndex: miniSearchOver(
       options.articles,
       ids.articles,
       articleFields,
       store.terms,
       (t) => inText(t) || inTitle(t),
+      articleDerived,
     ),
+    derivedBytes: () => passageDerived.bytes + articleDerived.bytes,
   };
 }

@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CorpusError, loadCorpus } from '../../../src/corpus/load-corpus.ts';
@@ -10,6 +10,7 @@ import { Engine } from '../../../src/search/engine.ts';
 import { startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
 import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
 import { WorkerEngine } from '../../../src/search/index-threads/worker-engine.ts';
+import { reloadsOnWorkers } from '../../../src/search/index-threads/worker-reloads.ts';
 import { BUNDLED_CORPUS, copyOfBundledCorpus, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 import { floodQuestions } from './fixtures/flood-questions.ts';
 
@@ -116,12 +117,21 @@ describe('WorkerEngine.start', () => {
     await expect(started).rejects.toThrow(/title is required/);
   });
 
-  it('refuses to serve an index of another corpus than the one read on this thread', async () => {
-    const other = await loadCorpus(BUNDLED_CORPUS);
+  it('indexes the corpus read on this thread, not what the folder holds by then', async () => {
+    const read = await loadCorpus(BUNDLED_CORPUS);
     await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
-    await expect(WorkerEngine.start({ corpusPath: folder, corpus: other })).rejects.toThrow(
-      /the corpus changed while it was being indexed/,
-    );
+    const { engine } = await WorkerEngine.start({ corpusPath: folder, corpus: read });
+    try {
+      expect(engine.version).toBe(read.version);
+      expect(engine.corpus.articles.map((article) => article.id)).toEqual(
+        read.articles.map((article) => article.id),
+      );
+      expect((await engine.answerAsync('lighthouse keeper rescue')).results).toEqual(
+        Engine.build(read).answer('lighthouse keeper rescue').results,
+      );
+    } finally {
+      engine.close();
+    }
   });
 
   it('builds and persists the index on a cold start, then starts from it', async () => {
@@ -182,8 +192,8 @@ describe('WorkerEngine.start', () => {
     const lifecycle = new CorpusLifecycle(library, {
       corpusPath: folder,
       audit: new AuditLog({ logger: silentLogger }),
-      index: async (corpus, onProgress) =>
-        (await WorkerEngine.start({ corpusPath: folder, corpus, onProgress })).engine,
+      // As the bot reloads with INDEX_THREAD=worker: a new worker reads the corpus, then indexes it.
+      ...reloadsOnWorkers({ serving: () => library.engine }),
     });
     const flood = floodQuestions(library, QUESTIONS[0]!, 'teteghem-mayor-threatened-with-gun');
 
@@ -198,10 +208,21 @@ describe('WorkerEngine.start', () => {
 
     await writeFile(path.join(folder, 'broken.md'), '---\npublisher: Nobody\n---\n\n');
     const refused = await lifecycle.reload();
-    expect(refused.status).toBe('refused');
+    // Read by the new worker, reported with every problem as when read on this thread.
+    const problems = await loadCorpus(folder).then(
+      () => [],
+      (error: CorpusError) => error.problems,
+    );
+    expect(problems.length).toBeGreaterThan(0);
+    expect(refused).toMatchObject({ status: 'refused', problems });
     expect(library.engine.answer('who rescued the stranded kayakers?').results[0]?.article).toBe(
       'lighthouse',
     );
+    await rm(path.join(folder, 'broken.md'));
+    const serving = library.engine;
+    const unchanged = await lifecycle.reload();
+    expect(unchanged).toMatchObject({ status: 'reloaded', report: { unchanged: true } });
+    expect(library.engine).toBe(serving);
 
     flood.stop();
     expect(flood.failures).toEqual([]);

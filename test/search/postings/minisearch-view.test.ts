@@ -50,12 +50,12 @@ function storeOf(corpus: Corpus): PostingStore {
   return builder.finish();
 }
 
-function views(corpus: Corpus, store: PostingStore) {
+function views(corpus: Corpus, store: PostingStore, derivedBudget?: number) {
   const ids = {
     passages: corpus.articles.flatMap((article) => article.passages.map((passage) => passage.id)),
     articles: corpus.articles.map((article) => article.id),
   };
-  return indexViews(store, ids, { passages: PASSAGES, articles: ARTICLES });
+  return indexViews(store, ids, { passages: PASSAGES, articles: ARTICLES, derivedBudget });
 }
 
 /** Questions made of the corpus's own words: a few terms of every twentieth passage, one misspelt. */
@@ -117,5 +117,23 @@ describe('MiniSearch over stored postings', () => {
         }
       }
     }
+  });
+
+  it('lets go of the derived postings of the terms searched least recently past its budget, and scores the same', {
+    timeout: 120_000,
+  }, () => {
+    const store = storeOf(corpus);
+    const unbounded = views(corpus, store, Number.POSITIVE_INFINITY);
+    const bounded = views(corpus, store, 16 * 1024);
+    const asked = questions(corpus);
+    // Twice: the second time, most terms' derived postings were let go and are made again.
+    for (const question of [...asked, ...asked]) {
+      for (const kind of ['passageIndex', 'articleIndex'] as const) {
+        expect(bounded[kind].search(question, SEARCH)).toEqual(unbounded[kind].search(question, SEARCH));
+      }
+    }
+    expect(unbounded.derivedBytes()).toBeGreaterThan(150 * 1024);
+    // Two indexes of 16 KB each, and the one term just searched may be larger than a budget.
+    expect(bounded.derivedBytes()).toBeLessThan(unbounded.derivedBytes() / 4);
   });
 });
