@@ -1,5 +1,5 @@
 import type { Article } from '../corpus/article.ts';
-import { publishedDay } from '../corpus/published-date.ts';
+import { dateLabel, publishedDay } from '../corpus/published-date.ts';
 import { type Disagreement, formatValues } from '../factcheck/outlets-differ.ts';
 import type { Answer, AnswerResult } from '../search/answer.ts';
 import { describeTime } from '../search/time-layer.ts';
@@ -54,8 +54,9 @@ export function citationLine(
   result: Pick<AnswerResult, 'title' | 'publisher' | 'published' | 'url'>,
   style: Style,
 ): string {
-  const date = result.published === null ? 'undated' : publishedDay(result.published);
-  const source = stripControls([result.publisher, date].filter((part) => part !== null).join(', '));
+  const source = stripControls(
+    [result.publisher, dateLabel(result.published)].filter((part) => part !== null).join(', '),
+  );
   return [
     style.bold(stripControls(result.title)),
     source && `— ${source}`,
@@ -83,7 +84,7 @@ export function renderAnswer(
     if (closest.length > 0) {
       lines.push('Closest articles in the corpus:');
       for (const article of closest) {
-        const date = article.published ? article.published.slice(0, 10) : 'undated';
+        const date = dateLabel(article.published);
         lines.push(
           `  • ${stripControls(article.title)} ${style.dim(`(${date}, ${stripControls(article.id)})`)}`,
         );

@@ -42,6 +42,11 @@ export function publishedDay(published: string): string {
   return published.slice(0, 10);
 }
 
+/** The day an article was published as its source states it (`2015-08-01`), or "undated": never guessed. */
+export function dateLabel(published: string | null): string {
+  return published === null ? 'undated' : publishedDay(published);
+}
+
 /** A `YYYY-MM-DD` that names a day of the calendar (no 30 February). */
 export function isRealDay(date: string): boolean {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];

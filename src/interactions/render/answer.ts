@@ -7,11 +7,12 @@ import {
   ComponentType,
 } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
+import { dateLabel } from '../../corpus/published-date.ts';
 import { type Disagreement, formatValues } from '../../factcheck/outlets-differ.ts';
 import type { Answer, AnswerResult, Highlight, ReportRef } from '../../search/answer.ts';
 import { describeTime } from '../../search/time-layer.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { citationLine, code, dateLabel, isWebUrl } from './citation.ts';
+import { citationLine, code, isWebUrl } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
 import { customIds, queryFooter } from './query-state.ts';

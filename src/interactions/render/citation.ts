@@ -1,5 +1,5 @@
 import type { ArticleMeta } from '../../corpus/article.ts';
-import { publishedDay } from '../../corpus/published-date.ts';
+import { dateLabel } from '../../corpus/published-date.ts';
 import { escapeText, neutraliseMentions } from './escape.ts';
 
 /**
@@ -36,11 +36,6 @@ export function safeUrl(value: string): string {
     /[()<>\s]/g,
     (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
   );
-}
-
-/** The day an article was published as its source states it (`2015-08-01`), or "undated": never guessed. */
-export function dateLabel(published: string | null): string {
-  return published === null ? 'undated' : publishedDay(published);
 }
 
 /** Article metadata as a short plain line: `BBC · 2015-08-01 · by Jane Doe`; unknown author left out. */

@@ -7,8 +7,9 @@ import {
   ComponentType,
 } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
+import { dateLabel } from '../../corpus/published-date.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { code, dateLabel } from './citation.ts';
+import { code } from './citation.ts';
 import { escapeText, stripZeroWidth } from './escape.ts';
 import { Limits } from './limits.ts';
 import { customIds } from './query-state.ts';

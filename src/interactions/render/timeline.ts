@@ -1,8 +1,9 @@
 import type { APIEmbed } from 'discord.js';
+import { dateLabel } from '../../corpus/published-date.ts';
 import type { Timeline, TimelineEntry } from '../../search/answer.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { collapseWhitespace, highlight } from './answer.ts';
-import { code, dateLabel } from './citation.ts';
+import { code } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
 import { customIds, timelineFooter } from './query-state.ts';
