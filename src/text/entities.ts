@@ -57,19 +57,20 @@ function loadNlp(): WinkMethods {
   return winkNLP(model, ['sbd', 'pos', 'ner']);
 }
 
-let prepared = true;
+/** Whether `prepareEntities` loads the model up front (the bot) or leaves it to the first question (the CLI). */
+let loadsAhead = true;
 
 /**
  * For a process that answers a question or two and exits (the CLI): `prepareEntities` then leaves the
  * model to the first question that needs it, and one that does not never loads it.
  */
 export function loadLanguageModelWhenNeeded(): void {
-  prepared = false;
+  loadsAhead = false;
 }
 
 /** Readies the language model (a second or so on a busy machine), so the first question does not wait for it. */
 export function prepareEntities(): void {
-  if (prepared) entitiesOf('Ready on 1 May.');
+  if (loadsAhead) entitiesOf('Ready on 1 May.');
 }
 
 function recognise(text: string): Entity[] {
