@@ -103,6 +103,10 @@ interface Candidate {
   /** The passage's tokens, when ranking needed them already. */
   tokens: Token[] | undefined;
   features: Features<RankFeature>;
+  /** Its place among the passages MiniSearch found, best first (0-based). */
+  hitRank: number;
+  /** Its article's place among the articles MiniSearch found (0-based), null when not found. */
+  articleRank: number | null;
   /** How specific its match is, measured for the candidates that may be shown. */
   evidence?: MatchEvidence;
   /** Calibrated probability that the passage answers the question (0 for those not measured). */
@@ -116,6 +120,15 @@ export interface FittingCandidate {
   passage: string;
   features: Features<RankFeature>;
   evidence: MatchEvidence;
+  /** Its place among MiniSearch's passages, and its article's among MiniSearch's articles (null: none). */
+  hitRank: number;
+  articleRank: number | null;
+}
+
+/** The candidate pool, as many as `RankingWeights.candidates` and `articleCandidates` (ranking.ts). */
+export interface Pool {
+  candidates: number;
+  articleCandidates: number;
 }
 
 /** What MiniSearch found for a question. */
@@ -125,6 +138,8 @@ interface Retrieved {
   articleHits: Map<string, SearchResult>;
   topArticleScore: number;
   topPassageScore: number;
+  /** Each found article's place by score, best first. */
+  articleRanks: Map<string, number>;
   /** Question terms too common to search, counted wherever they appear in a candidate. */
   common: string[];
 }
@@ -368,14 +383,15 @@ export class Engine extends SearchEngine {
     scope: Scope,
     wanted: number,
     everyLayout = false,
+    pool: Pool = this.ranking,
   ): Steps<Candidate[]> {
     const retrieved = this.retrieve(question, terms, scope);
     if (!retrieved) return [];
     const asked = this.weigh(question, terms, type);
     const candidates: Candidate[] = [];
-    for (const hit of this.pool(retrieved, wanted)) {
+    for (const [hit, hitRank] of this.pool(retrieved, wanted, pool)) {
       yield;
-      const candidate = this.candidate(hit, retrieved, asked);
+      const candidate = this.candidate(hit, hitRank, retrieved, asked);
       if (candidate) candidates.push(candidate);
     }
     yield* this.measureLayout(candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
@@ -403,9 +419,19 @@ export class Engine extends SearchEngine {
         .search(query, { ...options, filter: undefined, bm25: w.articleBm25 })
         .map((hit) => [String(hit.id), hit]),
     );
+    const articleRanks = new Map(
+      [...articleHits.values()].sort((a, b) => b.score - a.score).map((hit, rank) => [String(hit.id), rank]),
+    );
     let topArticleScore = Number.EPSILON;
     for (const hit of articleHits.values()) topArticleScore = Math.max(topArticleScore, hit.score);
-    return { hits, articleHits, topArticleScore, topPassageScore: hits[0]!.score, common: split.common };
+    return {
+      hits,
+      articleHits,
+      topArticleScore,
+      topPassageScore: hits[0]!.score,
+      articleRanks,
+      common: split.common,
+    };
   }
 
   /** The question's terms with their rarity, and what counts as its answer. */
@@ -427,20 +453,21 @@ export class Engine extends SearchEngine {
    * The best passages overall, and every matching passage of the best few articles: the passage that
    * answers is often not the one repeating most of the question's words.
    */
-  private pool({ hits, articleHits }: Retrieved, wanted: number): SearchResult[] {
-    const w = this.ranking;
-    const topArticles = new Set(
-      [...articleHits.values()]
-        .sort((a, b) => b.score - a.score)
-        .slice(0, w.articleCandidates)
-        .map((hit) => String(hit.id)),
-    );
-    const size = Math.max(w.candidates, wanted);
-    return hits.filter((hit, rank) => rank < size || topArticles.has(articleOf(String(hit.id))));
+  private *pool({ hits, articleRanks }: Retrieved, wanted: number, pool: Pool): Iterable<[SearchResult, number]> {
+    const size = Math.max(pool.candidates, wanted);
+    for (const [rank, hit] of hits.entries()) {
+      const articleRank = articleRanks.get(articleOf(String(hit.id)));
+      if (rank < size || (articleRank !== undefined && articleRank < pool.articleCandidates)) yield [hit, rank];
+    }
   }
 
   /** A candidate with the features that need no tokens of the passage (unless common terms do). */
-  private candidate(hit: SearchResult, retrieved: Retrieved, asked: Asked): Candidate | undefined {
+  private candidate(
+    hit: SearchResult,
+    hitRank: number,
+    retrieved: Retrieved,
+    asked: Asked,
+  ): Candidate | undefined {
     const located = this.byCitation.get(String(hit.id));
     if (!located) return undefined;
     const { termWeights, totalWeight, type, isKnown } = asked;
@@ -483,9 +510,23 @@ export class Engine extends SearchEngine {
       proximity: 0,
       window: 0,
       phrase: 0,
+      passageRank: 1 / (1 + hitRank),
+      titleCoverage: this.covered(titleTerms(articleHit), asked),
     };
     const score = linear(this.model.ranking, features);
-    return { located, score, matchedTerms, inPassage, articleTerms, tokens, features, confidence: 0 };
+    const articleRank = retrieved.articleRanks.get(located.article.id) ?? null;
+    return {
+      located,
+      score,
+      matchedTerms,
+      inPassage,
+      articleTerms,
+      tokens,
+      features,
+      hitRank,
+      articleRank,
+      confidence: 0,
+    };
   }
 
   /** The rarity-weighted share of the question's terms among `matched` (a fuzzy match counts less). */
@@ -560,16 +601,18 @@ export class Engine extends SearchEngine {
   }
 
   /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */
-  candidatesForFitting(question: string): FittingCandidate[] {
+  candidatesForFitting(question: string, pool: Pool = this.ranking): FittingCandidate[] {
     const raw = question.slice(0, MAX_QUESTION_CHARS);
     const terms = questionTerms(raw);
     if (terms.length === 0) return [];
-    return finish(this.rank(raw, terms, answerTypeOf(raw), {}, 0, true)).map((candidate) => ({
+    return finish(this.rank(raw, terms, answerTypeOf(raw), {}, 0, true, pool)).map((candidate) => ({
       citation: candidate.located.passage.id,
       article: candidate.located.article.id,
       passage: candidate.located.passage.text,
       features: candidate.features,
       evidence: candidate.evidence!,
+      hitRank: candidate.hitRank,
+      articleRank: candidate.articleRank,
     }));
   }
 
@@ -701,6 +744,14 @@ function quotedFrom(article: Article, citation: string): ArticleMeta & { citatio
     author: article.author,
     language: article.language,
   };
+}
+
+/** The question terms an article's headline holds, as MiniSearch matched them. */
+function titleTerms(articleHit: SearchResult | undefined): Set<string> {
+  const terms = new Set<string>();
+  if (!articleHit) return terms;
+  for (const term of articleHit.terms) if (articleHit.match[term]?.includes('title')) terms.add(term);
+  return terms;
 }
 
 function articleOf(citation: string): string {
