@@ -453,11 +453,16 @@ export class Engine extends SearchEngine {
    * The best passages overall, and every matching passage of the best few articles: the passage that
    * answers is often not the one repeating most of the question's words.
    */
-  private *pool({ hits, articleRanks }: Retrieved, wanted: number, pool: Pool): Iterable<[SearchResult, number]> {
+  private *pool(
+    { hits, articleRanks }: Retrieved,
+    wanted: number,
+    pool: Pool,
+  ): Iterable<[SearchResult, number]> {
     const size = Math.max(pool.candidates, wanted);
     for (const [rank, hit] of hits.entries()) {
       const articleRank = articleRanks.get(articleOf(String(hit.id)));
-      if (rank < size || (articleRank !== undefined && articleRank < pool.articleCandidates)) yield [hit, rank];
+      if (rank < size || (articleRank !== undefined && articleRank < pool.articleCandidates))
+        yield [hit, rank];
     }
   }
 
@@ -510,8 +515,6 @@ export class Engine extends SearchEngine {
       proximity: 0,
       window: 0,
       phrase: 0,
-      passageRank: 1 / (1 + hitRank),
-      titleCoverage: this.covered(titleTerms(articleHit), asked),
     };
     const score = linear(this.model.ranking, features);
     const articleRank = retrieved.articleRanks.get(located.article.id) ?? null;
@@ -744,14 +747,6 @@ function quotedFrom(article: Article, citation: string): ArticleMeta & { citatio
     author: article.author,
     language: article.language,
   };
-}
-
-/** The question terms an article's headline holds, as MiniSearch matched them. */
-function titleTerms(articleHit: SearchResult | undefined): Set<string> {
-  const terms = new Set<string>();
-  if (!articleHit) return terms;
-  for (const term of articleHit.terms) if (articleHit.match[term]?.includes('title')) terms.add(term);
-  return terms;
 }
 
 function articleOf(citation: string): string {

@@ -36,13 +36,6 @@ export const RANK_FEATURES = [
   'window',
   /** Share of the question's adjacent word pairs standing together in the passage. */
   'phrase',
-  /**
-   * MiniSearch's own order of the passages: 1 / (1 + the passage's place among them). Plain BM25 ranks
-   * readers' questions well where the features above do not; the fit learns how much to trust it.
-   */
-  'passageRank',
-  /** Share of the question's rarity-weighted terms in the article's headline. */
-  'titleCoverage',
 ] as const;
 export type RankFeature = (typeof RANK_FEATURES)[number];
 
