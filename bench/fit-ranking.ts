@@ -25,6 +25,9 @@
  *   npm run fit-ranking -- --cache FILE       keep the measured candidates in FILE, refit from it later
  *   npm run fit-ranking -- --out FILE         write the model to FILE (try it: npm run eval -- --model FILE)
  *   npm run fit-ranking -- --no-search        every feature at one L2 strength, no cross-validation
+ *   npm run fit-ranking -- --measure-pool 100,6 --cache FILE   measure a wider candidate pool once, then
+ *   npm run fit-ranking -- --cache FILE --pool 60,4              fit on any pool within it from the cache
+ *   npm run fit-ranking -- --set-weight equal  each set counts alike in the ranking's loss (default: 1 / √size)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -69,11 +72,13 @@ const { values: args } = parseArgs({
     'confidence-l2': { type: 'string' },
     /** Fit every feature at one L2 strength instead of choosing them by cross-validation (quick). */
     'no-search': { type: 'boolean', default: false },
-    /**
-     * The candidate pool to fit on, `CANDIDATES,ARTICLE_CANDIDATES` (default: ranking.ts's). Candidates
-     * are measured from a wider pool (`MEASURED_POOL`), so a pool up to it is tried from the cache.
-     */
+    /** The candidate pool to fit on, `CANDIDATES,ARTICLE_CANDIDATES` (default: ranking.ts's). */
     pool: { type: 'string' },
+    /**
+     * Measure candidates from this wider pool (default: `--pool`), so that with `--cache` every pool up
+     * to it can be tried without measuring again: `--measure-pool 100,6 --cache FILE`, then `--pool 60,4`.
+     */
+    'measure-pool': { type: 'string' },
     /** How each set counts in the fit's losses: `equal` (each set alike) or `sqrt` (1 / √questions). */
     'set-weight': { type: 'string', default: 'sqrt' },
   },
@@ -100,15 +105,20 @@ async function tuneHalf(name: QuestionSetName): Promise<NewsQaQuestion[]> {
     }));
 }
 
-/**
- * The pool candidates are measured from: wider than the engine's, so that `--pool` can try a wider one
- * from the cache (14 of 79 BBC/Reuters tuning answers were outside the engine's pool of 40 + 3 articles).
- */
-const MEASURED_POOL: Pool = { candidates: 100, articleCandidates: 6 };
+function poolOption(value: string | undefined, option: string, otherwise: Pool): Pool {
+  if (value === undefined) return otherwise;
+  const [candidates, articleCandidates, ...rest] = value.split(',').map(Number);
+  if (rest.length > 0 || !Number.isInteger(candidates) || !Number.isInteger(articleCandidates))
+    throw new Error(`${option}: expected two whole numbers, passages and articles (40,3), got "${value}"`);
+  return { candidates: candidates!, articleCandidates: articleCandidates! };
+}
+/** The pool fitted on; the engine's (ranking.ts) unless `--pool` names another. */
+const pool = poolOption(args.pool, '--pool', RANKING);
+const measurePool = poolOption(args['measure-pool'], '--measure-pool', pool);
 
 function ask(engine: Engine, set: string, questions: NewsQaQuestion[], answerable: boolean): Asked[] {
   const asked = questions.map((question) => {
-    const candidates = engine.candidatesForFitting(question.question, MEASURED_POOL);
+    const candidates = engine.candidatesForFitting(question.question, measurePool);
     const labels = candidates.map(
       (c) => answerable && answersQuestion({ article: c.article, passage: c.passage }, question),
     );
@@ -150,25 +160,22 @@ async function measure(): Promise<Asked[]> {
   return data;
 }
 
-const measured: Asked[] =
+/** What `--cache` keeps: the candidates and the pool they were measured from. */
+interface Measured {
+  pool: Pool;
+  asked: Asked[];
+}
+const { pool: measuredPool, asked: measured }: Measured =
   args.cache && existsSync(args.cache)
-    ? (JSON.parse(await readFile(args.cache, 'utf8')) as Asked[])
-    : await measure();
-if (args.cache && !existsSync(args.cache)) await writeFile(args.cache, JSON.stringify(measured));
-
-/** The pool fitted on; the engine's (ranking.ts) unless `--pool` names another. */
-const pool: Pool = args.pool
-  ? (([candidates, articleCandidates]) => ({
-      candidates: candidates!,
-      articleCandidates: articleCandidates!,
-    }))(args.pool.split(',').map(Number))
-  : RANKING;
-if (
-  !(pool.candidates <= MEASURED_POOL.candidates && pool.articleCandidates <= MEASURED_POOL.articleCandidates)
-)
+    ? (JSON.parse(await readFile(args.cache, 'utf8')) as Measured)
+    : { pool: measurePool, asked: await measure() };
+if (args.cache && !existsSync(args.cache))
+  await writeFile(args.cache, JSON.stringify({ pool: measuredPool, asked: measured }));
+if (pool.candidates > measuredPool.candidates || pool.articleCandidates > measuredPool.articleCandidates) {
   throw new Error(
-    `--pool: at most ${MEASURED_POOL.candidates},${MEASURED_POOL.articleCandidates} (measured)`,
+    `--pool ${pool.candidates},${pool.articleCandidates} is wider than the candidates were measured from (${measuredPool.candidates},${measuredPool.articleCandidates}): measure again with --measure-pool`,
   );
+}
 const inPool = (c: FittingCandidate) =>
   c.hitRank < pool.candidates || (c.articleRank !== null && c.articleRank < pool.articleCandidates);
 // Candidates are measured best MiniSearch score first, so the engine's pool is a filter of them.

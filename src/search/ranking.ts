@@ -31,7 +31,14 @@ export interface RankingWeights {
    * answered within the first five results before; none is against NewsQA's own 10,000.
    */
   vagueQuestionPostings: number;
-  /** How many of the best passages by MiniSearch score are re-ranked. */
+  /**
+   * How many of the best passages by MiniSearch score are re-ranked. 100 (with 6 articles) was tried
+   * (issue 10, fourth session): 4 more of the 79 BBC/Reuters tuning answers reach the ranking, and in
+   * `npm run eval` BBC/Reuters hit@3 and hit@5 rose by one question on each half and NewsQA over the 24k
+   * articles by 2-8 questions, nothing else moving by more than one; but each candidate's features cost
+   * (with common words, the passage is tokenized), and `npm run bench` measured 1.5x the CPU per question at
+   * 121k passages (p50 and p99), so it stays at 40.
+   */
   candidates: number;
   /** Every matching passage of this many best-matching articles is re-ranked too. */
   articleCandidates: number;
