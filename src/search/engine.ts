@@ -419,17 +419,13 @@ export class Engine extends SearchEngine {
         .search(query, { ...options, filter: undefined, bm25: w.articleBm25 })
         .map((hit) => [String(hit.id), hit]),
     );
-    const articleRanks = new Map(
-      [...articleHits.values()].sort((a, b) => b.score - a.score).map((hit, rank) => [String(hit.id), rank]),
-    );
-    let topArticleScore = Number.EPSILON;
-    for (const hit of articleHits.values()) topArticleScore = Math.max(topArticleScore, hit.score);
+    const byScore = [...articleHits.values()].sort((a, b) => b.score - a.score);
     return {
       hits,
       articleHits,
-      topArticleScore,
+      topArticleScore: Math.max(Number.EPSILON, byScore[0]?.score ?? 0),
       topPassageScore: hits[0]!.score,
-      articleRanks,
+      articleRanks: new Map(byScore.map((hit, rank) => [String(hit.id), rank])),
       common: split.common,
     };
   }
