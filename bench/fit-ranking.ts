@@ -29,7 +29,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { confidenceFeatures, speaksOfAsker } from '../src/search/confidence.ts';
+import { confidenceFeatures, focusTerms, speaksOfAsker } from '../src/search/confidence.ts';
 import { Engine, type FittingCandidate } from '../src/search/engine.ts';
 import {
   CONFIDENCE_FEATURES,
@@ -325,6 +325,7 @@ interface Ranked {
 }
 
 function rerank(ranking: Features<RankFeature>): Ranked[] {
+  const focusOf = (question: string) => focusTerms(question);
   return data.map((asked) => {
     const order = asked.candidates
       .map((c, i) => ({ c, label: asked.labels[i]!, score: linear(ranking, c.features) }))
@@ -339,6 +340,7 @@ function rerank(ranking: Features<RankFeature>): Ranked[] {
           {
             ...c.evidence,
             speaksOfAsker: speaksOfAsker(asked.question.question),
+            focus: focusOf(asked.question.question),
           },
           c.features,
           score,
@@ -382,6 +384,27 @@ const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[] }>
       'numberMissing',
       'surprise',
       ...SESSION_3_FEATURES,
+    ],
+  },
+  'specificity and focus': {
+    used: [
+      'score',
+      'answerType',
+      'askedFactMissing',
+      'unknownShare',
+      'specificity',
+      'matchedIdf',
+      'knownCoverage',
+      'knownArticleCoverage',
+      'missingIdf',
+      'articleMissingIdf',
+      'rarestMissing',
+      'numberMissing',
+      'surprise',
+      ...SESSION_3_FEATURES,
+      'focusArticleMissing',
+      'focusMissing',
+      'focusUnknownShare',
     ],
   },
   'specificity, small': {

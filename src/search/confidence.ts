@@ -1,4 +1,6 @@
 import type { ConfidenceFeature, Features, RankFeature } from './ranking-model.ts';
+import { focusWords } from '../text/entities.ts';
+import { analyze } from './analyze.ts';
 
 /** One question term as one candidate passage matches it. */
 export interface TermEvidence {
@@ -30,6 +32,8 @@ export interface MatchEvidence {
   matchedIdf: number;
   /** The question speaks of the asker ("How do I...", "your passport"): see `speaksOfAsker`. */
   speaksOfAsker: boolean;
+  /** Terms of the question's nouns, proper nouns and numbers: what it is about (see `focusWords`). */
+  focus: ReadonlySet<string>;
 }
 
 /** A word of the first or second person ("US" in capitals is the country, not "us"). */
@@ -78,7 +82,21 @@ export function confidenceFeatures(
   let articleMissingWeight = 0;
   let numberMissing = 0;
   let yearIdf = 0;
+  let focusKnown = 0;
+  let focusMissing = 0;
+  let focusArticleMissing = 0;
+  let focusUnknown = 0;
+  let focusTotal = 0;
   for (const term of terms) {
+    if (evidence.focus.has(term.term)) {
+      focusTotal += term.weight;
+      if (!term.known) focusUnknown += term.weight;
+      else {
+        focusKnown += term.weight;
+        if (!term.inPassage) focusMissing += term.weight;
+        if (!term.inPassage && !term.inArticle) focusArticleMissing += term.weight;
+      }
+    }
     total += term.weight;
     if (term.number && !term.inPassage && !term.inArticle) numberMissing = 1;
     if (YEAR.test(term.term)) yearIdf = Math.max(yearIdf, term.weight);
@@ -127,5 +145,13 @@ export function confidenceFeatures(
     articleMissingWeight: articleMissingWeight / 10,
     yearRarity: Math.min(1, yearIdf / logPassages),
     speaksOfAsker: evidence.speaksOfAsker ? 1 : 0,
+    focusArticleMissing: focusArticleMissing / 10,
+    focusMissing: focusMissing / 10,
+    focusUnknownShare: focusTotal > 0 ? focusUnknown / focusTotal : 0,
   };
+}
+
+/** The analysed terms of the question's focus words (see `focusWords`). */
+export function focusTerms(question: string): Set<string> {
+  return new Set(analyze(focusWords(question).join(' ')));
 }

@@ -90,6 +90,9 @@ export const CONFIDENCE_FEATURES = [
   'yearRarity',
   /** 1 when the question speaks of the asker or the reader ("How do I...?"): see `speaksOfAsker`. */
   'speaksOfAsker',
+  'focusArticleMissing',
+  'focusMissing',
+  'focusUnknownShare',
 ] as const;
 export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
 
