@@ -325,7 +325,6 @@ interface Ranked {
 }
 
 function rerank(ranking: Features<RankFeature>): Ranked[] {
-  const focusOf = (question: string) => focusTerms(question);
   return data.map((asked) => {
     const order = asked.candidates
       .map((c, i) => ({ c, label: asked.labels[i]!, score: linear(ranking, c.features) }))
@@ -333,14 +332,14 @@ function rerank(ranking: Features<RankFeature>): Ranked[] {
       .slice(0, 5);
     return {
       asked,
-      // Whether the question speaks of the asker is read here, from its text, so candidates measured
-      // before that feature came need not be measured again.
+      // Whether the question speaks of the asker, and what it is about, are read here from its text, so
+      // candidates measured before those features came need not be measured again.
       top: order.map(({ c, label, score }) => ({
         features: confidenceFeatures(
           {
             ...c.evidence,
             speaksOfAsker: speaksOfAsker(asked.question.question),
-            focus: focusOf(asked.question.question),
+            focus: focusTerms(asked.question.question),
           },
           c.features,
           score,

@@ -1,6 +1,6 @@
-import type { ConfidenceFeature, Features, RankFeature } from './ranking-model.ts';
 import { focusWords } from '../text/entities.ts';
 import { analyze } from './analyze.ts';
+import type { ConfidenceFeature, Features, RankFeature } from './ranking-model.ts';
 
 /** One question term as one candidate passage matches it. */
 export interface TermEvidence {
@@ -63,7 +63,9 @@ const YEAR = /^(?:1[89]|20)\d\d$/;
  * The confidence features of a candidate: beside its ranking score, how SPECIFIC the matched words
  * are. An off-topic question over a large archive shares common words ("capital", "won") with
  * thousands of passages; what gives it away is that its rare words are unmatched, or unknown, or that
- * it names a year the archive barely mentions, or asks what the asker should do.
+ * it names a year the archive barely mentions, or asks what the asker should do, or that what it is
+ * about (its nouns and names: "seasons" in "What causes the seasons on Earth?") is missing while its
+ * verbs match.
  */
 export function confidenceFeatures(
   evidence: MatchEvidence,
@@ -82,7 +84,6 @@ export function confidenceFeatures(
   let articleMissingWeight = 0;
   let numberMissing = 0;
   let yearIdf = 0;
-  let focusKnown = 0;
   let focusMissing = 0;
   let focusArticleMissing = 0;
   let focusUnknown = 0;
@@ -91,10 +92,9 @@ export function confidenceFeatures(
     if (evidence.focus.has(term.term)) {
       focusTotal += term.weight;
       if (!term.known) focusUnknown += term.weight;
-      else {
-        focusKnown += term.weight;
-        if (!term.inPassage) focusMissing += term.weight;
-        if (!term.inPassage && !term.inArticle) focusArticleMissing += term.weight;
+      else if (!term.inPassage) {
+        focusMissing += term.weight;
+        if (!term.inArticle) focusArticleMissing += term.weight;
       }
     }
     total += term.weight;
@@ -151,7 +151,7 @@ export function confidenceFeatures(
   };
 }
 
-/** The analysed terms of the question's focus words (see `focusWords`). */
+/** The analysed terms of what the question is about: its nouns, proper nouns and numbers (see `focusWords`). */
 export function focusTerms(question: string): Set<string> {
   return new Set(analyze(focusWords(question).join(' ')));
 }
