@@ -404,6 +404,7 @@ const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[] }>
       'focusArticleMissing',
       'focusMissing',
       'focusUnknownShare',
+      'yearMissing',
     ],
   },
   'specificity, small': {
