@@ -404,7 +404,6 @@ const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[] }>
       'focusArticleMissing',
       'focusMissing',
       'focusUnknownShare',
-      'yearMissing',
     ],
   },
   'specificity, small': {

@@ -84,7 +84,6 @@ export function confidenceFeatures(
   let articleMissingWeight = 0;
   let numberMissing = 0;
   let yearIdf = 0;
-  let yearMissing = 0;
   let focusMissing = 0;
   let focusArticleMissing = 0;
   let focusUnknown = 0;
@@ -100,10 +99,7 @@ export function confidenceFeatures(
     }
     total += term.weight;
     if (term.number && !term.inPassage && !term.inArticle) numberMissing = 1;
-    if (YEAR.test(term.term)) {
-      yearIdf = Math.max(yearIdf, term.weight);
-      if (!term.inPassage && !term.inArticle) yearMissing = 1;
-    }
+    if (YEAR.test(term.term)) yearIdf = Math.max(yearIdf, term.weight);
     if (!term.known) {
       unknown += term.weight;
       continue;
@@ -148,7 +144,6 @@ export function confidenceFeatures(
     surprise: (evidence.matchedIdf - logPassages) / 10,
     articleMissingWeight: articleMissingWeight / 10,
     yearRarity: Math.min(1, yearIdf / logPassages),
-    yearMissing,
     speaksOfAsker: evidence.speaksOfAsker ? 1 : 0,
     focusArticleMissing: focusArticleMissing / 10,
     focusMissing: focusMissing / 10,

@@ -88,11 +88,6 @@ export const CONFIDENCE_FEATURES = [
    * coverage that ends in 2015 finds a handful of forecasts.
    */
   'yearRarity',
-  /**
-   * 1 when the question names a year that neither the passage nor its article mentions: the report of
-   * an event names its year, or the question is about another time than the article's.
-   */
-  'yearMissing',
   /** 1 when the question speaks of the asker or the reader ("How do I...?"): see `speaksOfAsker`. */
   'speaksOfAsker',
   /**
