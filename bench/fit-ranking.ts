@@ -32,7 +32,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { confidenceFeatures, speaksOfAsker } from '../src/search/confidence.ts';
+import { confidenceFeatures, focusTerms, speaksOfAsker } from '../src/search/confidence.ts';
 import { Engine, type FittingCandidate, type Pool } from '../src/search/engine.ts';
 import { RANKING } from '../src/search/ranking.ts';
 import {
@@ -380,19 +380,16 @@ function rerank(ranking: Features<RankFeature>): Ranked[] {
       .map((c, i) => ({ c, label: asked.labels[i]!, score: linear(ranking, c.features) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, 5);
+    // Whether the question speaks of the asker, and what it is about, are read here from its text, so
+    // candidates measured before those features came need not be measured again.
+    const question = {
+      speaksOfAsker: speaksOfAsker(asked.question.question),
+      focus: focusTerms(asked.question.question),
+    };
     return {
       asked,
-      // Whether the question speaks of the asker is read here, from its text, so candidates measured
-      // before that feature came need not be measured again.
       top: order.map(({ c, label, score }) => ({
-        features: confidenceFeatures(
-          {
-            ...c.evidence,
-            speaksOfAsker: speaksOfAsker(asked.question.question),
-          },
-          c.features,
-          score,
-        ),
+        features: confidenceFeatures({ ...c.evidence, ...question }, c.features, score),
         label,
         confidence: 0,
       })),
@@ -407,33 +404,47 @@ const SESSION_3_FEATURES: readonly ConfidenceFeature[] = [
   'speaksOfAsker',
 ];
 
+/** What the question is about (its nouns, names and numbers) missing: the fourth session's features. */
+const FOCUS_FEATURES: readonly ConfidenceFeature[] = [
+  'focusArticleMissing',
+  'focusMissing',
+  'focusUnknownShare',
+];
+
+/** How specific the matched words are, with the ranking score and the asked-for fact. */
+const SPECIFICITY: readonly ConfidenceFeature[] = [
+  'score',
+  'answerType',
+  'askedFactMissing',
+  'unknownShare',
+  'specificity',
+  'matchedIdf',
+  'knownCoverage',
+  'knownArticleCoverage',
+  'missingIdf',
+  'articleMissingIdf',
+  'rarestMissing',
+  'numberMissing',
+  'surprise',
+  ...SESSION_3_FEATURES,
+];
+
 /** Confidence features each tried subset uses. */
 const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[] }> = {
   all: { used: CONFIDENCE_FEATURES },
   'all but the asker': {
     used: CONFIDENCE_FEATURES.filter((name) => name !== 'speaksOfAsker'),
   },
+  'before (issue 10, third session)': {
+    used: CONFIDENCE_FEATURES.filter((name) => !FOCUS_FEATURES.includes(name)),
+  },
   'before (issue 10, second session)': {
-    used: CONFIDENCE_FEATURES.filter((name) => !SESSION_3_FEATURES.includes(name)),
+    used: CONFIDENCE_FEATURES.filter(
+      (name) => !SESSION_3_FEATURES.includes(name) && !FOCUS_FEATURES.includes(name),
+    ),
   },
-  specificity: {
-    used: [
-      'score',
-      'answerType',
-      'askedFactMissing',
-      'unknownShare',
-      'specificity',
-      'matchedIdf',
-      'knownCoverage',
-      'knownArticleCoverage',
-      'missingIdf',
-      'articleMissingIdf',
-      'rarestMissing',
-      'numberMissing',
-      'surprise',
-      ...SESSION_3_FEATURES,
-    ],
-  },
+  specificity: { used: SPECIFICITY },
+  'specificity and focus': { used: [...SPECIFICITY, ...FOCUS_FEATURES] },
   'specificity, small': {
     used: [
       'score',

@@ -1,3 +1,5 @@
+import { focusWords } from '../text/entities.ts';
+import { analyze } from './analyze.ts';
 import type { ConfidenceFeature, Features, RankFeature } from './ranking-model.ts';
 
 /** One question term as one candidate passage matches it. */
@@ -30,6 +32,8 @@ export interface MatchEvidence {
   matchedIdf: number;
   /** The question speaks of the asker ("How do I...", "your passport"): see `speaksOfAsker`. */
   speaksOfAsker: boolean;
+  /** Terms of the question's nouns, proper nouns and numbers: what it is about (see `focusWords`). */
+  focus: ReadonlySet<string>;
 }
 
 /** A word of the first or second person ("US" in capitals is the country, not "us"). */
@@ -59,7 +63,9 @@ const YEAR = /^(?:1[89]|20)\d\d$/;
  * The confidence features of a candidate: beside its ranking score, how SPECIFIC the matched words
  * are. An off-topic question over a large archive shares common words ("capital", "won") with
  * thousands of passages; what gives it away is that its rare words are unmatched, or unknown, or that
- * it names a year the archive barely mentions, or asks what the asker should do.
+ * it names a year the archive barely mentions, or asks what the asker should do, or that what it is
+ * about (its nouns and names: "seasons" in "What causes the seasons on Earth?") is missing while its
+ * verbs match.
  */
 export function confidenceFeatures(
   evidence: MatchEvidence,
@@ -78,7 +84,19 @@ export function confidenceFeatures(
   let articleMissingWeight = 0;
   let numberMissing = 0;
   let yearIdf = 0;
+  let focusMissing = 0;
+  let focusArticleMissing = 0;
+  let focusUnknown = 0;
+  let focusTotal = 0;
   for (const term of terms) {
+    if (evidence.focus.has(term.term)) {
+      focusTotal += term.weight;
+      if (!term.known) focusUnknown += term.weight;
+      else if (!term.inPassage) {
+        focusMissing += term.weight;
+        if (!term.inArticle) focusArticleMissing += term.weight;
+      }
+    }
     total += term.weight;
     if (term.number && !term.inPassage && !term.inArticle) numberMissing = 1;
     if (YEAR.test(term.term)) yearIdf = Math.max(yearIdf, term.weight);
@@ -127,5 +145,13 @@ export function confidenceFeatures(
     articleMissingWeight: articleMissingWeight / 10,
     yearRarity: Math.min(1, yearIdf / logPassages),
     speaksOfAsker: evidence.speaksOfAsker ? 1 : 0,
+    focusArticleMissing: focusArticleMissing / 10,
+    focusMissing: focusMissing / 10,
+    focusUnknownShare: focusTotal > 0 ? focusUnknown / focusTotal : 0,
   };
+}
+
+/** The analysed terms of what the question is about: its nouns, proper nouns and numbers (see `focusWords`). */
+export function focusTerms(question: string): Set<string> {
+  return new Set(analyze(focusWords(question).join(' ')));
 }

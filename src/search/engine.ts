@@ -8,7 +8,7 @@ import { analyze, forgetWords, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult, Timeline, TimelineEntry } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
-import { confidenceFeatures, type MatchEvidence, speaksOfAsker } from './confidence.ts';
+import { confidenceFeatures, focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { inPeriod, type Period } from './period.ts';
 import { indexViews } from './postings/minisearch-view.ts';
@@ -153,6 +153,8 @@ interface Asked {
   totalWeight: number;
   /** The question speaks of the asker ("How do I...?"; see `speaksOfAsker`). */
   speaksOfAsker: boolean;
+  /** Terms of what the question is about (see `focusTerms`). */
+  focus: ReadonlySet<string>;
   /** Whether a mention is made of the question's own words (then it cannot be the answer). */
   isKnown: (mention: string) => boolean;
 }
@@ -441,6 +443,7 @@ export class Engine extends SearchEngine {
       termWeights,
       totalWeight,
       speaksOfAsker: speaksOfAsker(question),
+      focus: focusTerms(question),
       isKnown: knownTo(terms),
     };
   }
@@ -571,7 +574,7 @@ export class Engine extends SearchEngine {
   }
 
   /** The candidate's confidence of answering, from how much and how specific its matched words are. */
-  private judge(candidate: Candidate, { termWeights, speaksOfAsker }: Asked): void {
+  private judge(candidate: Candidate, { termWeights, speaksOfAsker, focus }: Asked): void {
     let rarestMatchedDf = Number.POSITIVE_INFINITY;
     let matchedIdf = 0;
     for (const [term, weight] of candidate.matchedTerms) {
@@ -592,6 +595,7 @@ export class Engine extends SearchEngine {
       rarestMatchedDf,
       matchedIdf,
       speaksOfAsker,
+      focus,
     };
     candidate.confidence = confidenceOf(
       this.model,

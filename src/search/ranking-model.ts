@@ -90,6 +90,16 @@ export const CONFIDENCE_FEATURES = [
   'yearRarity',
   /** 1 when the question speaks of the asker or the reader ("How do I...?"): see `speaksOfAsker`. */
   'speaksOfAsker',
+  /**
+   * Rarity (idf) of the known question words naming what it is about (nouns, proper nouns, numbers; see
+   * `focusWords`) that neither the passage nor its article holds, summed, over 10. A reader checks the
+   * subject ("seasons", "Stoltenberg"), not the verbs ("causes", "succeeded").
+   */
+  'focusArticleMissing',
+  /** ...that the passage (with its neighbours) lacks. */
+  'focusMissing',
+  /** Share of the weight of those words that the corpus has never seen. */
+  'focusUnknownShare',
 ] as const;
 export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
 

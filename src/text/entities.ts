@@ -129,3 +129,20 @@ function recognise(text: string): Entity[] {
   }
   return entities.sort((a, b) => a.start - b.start);
 }
+
+/** Parts of speech that name what a question is about: nouns, proper nouns and numbers. */
+const FOCUS_POS = new Set(['NOUN', 'PROPN', 'NUM']);
+
+/**
+ * The words a question is about ("What causes the seasons on Earth?" → seasons, Earth): its nouns,
+ * proper nouns and numbers by wink-nlp's tagger. A passage that lacks them answers some other
+ * question, however many of its verbs ("causes", "won", "pay") it shares.
+ */
+export function focusWords(question: string): string[] {
+  nlp ??= loadNlp();
+  const its = nlp.its;
+  const tokens = nlp.readDoc(question).tokens();
+  const values = tokens.out(its.value);
+  const pos = tokens.out(its.pos);
+  return values.filter((_, i) => FOCUS_POS.has(pos[i]!));
+}

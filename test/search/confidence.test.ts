@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
-import { confidenceFeatures, speaksOfAsker } from '../../src/search/confidence.ts';
+import { confidenceFeatures, focusTerms, speaksOfAsker } from '../../src/search/confidence.ts';
 import { Engine, type FittingCandidate } from '../../src/search/engine.ts';
 import { confidenceOf, linear, parseRankingModel, RANKING_MODEL } from '../../src/search/ranking-model.ts';
+import { focusWords } from '../../src/text/entities.ts';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -43,6 +44,27 @@ describe('what the confidence reads of a question and its match', () => {
     expect(confidenceFeatures(cameron.evidence, cameron.features, 0).articleMissingWeight).toBeGreaterThan(0);
   });
 
+  it('GIVEN a noun or name of the question its article lacks THEN that counts as its focus missing, a verb does not', () => {
+    const cameron = candidate('Did Cameron show the mayor of Teteghem a gun?', `${TETEGHEM}#2`);
+    const brandished = candidate(
+      'Why did smugglers urge the mayor of Teteghem to stay out of the camp?',
+      `${TETEGHEM}#2`,
+    );
+    const features = (c: FittingCandidate) => confidenceFeatures(c.evidence, c.features, 0);
+    expect(features(cameron).focusArticleMissing).toBeGreaterThan(0);
+    // "urge" is in another seed report, not this one: a missing word, but not what the question is about.
+    expect(features(brandished).articleMissingWeight).toBeGreaterThan(0);
+    expect(features(brandished).focusArticleMissing).toBe(0);
+  });
+
+  it('takes the nouns, names and numbers of a question as what it is about', () => {
+    expect(focusWords('What causes the seasons on Earth?')).toEqual(
+      expect.arrayContaining(['seasons', 'Earth']),
+    );
+    expect(focusWords('Who won the 2014 FIFA World Cup?')).toEqual(['2014', 'FIFA', 'World', 'Cup']);
+    expect([...focusTerms('Why did UBS have to take over Credit Suisse?')]).not.toContain('take');
+  });
+
   it('reads the asker in the question, not the country', () => {
     expect(speaksOfAsker('How do I renew my UK passport?')).toBe(true);
     expect(speaksOfAsker('how do you make hummus')).toBe(true);
@@ -61,12 +83,12 @@ describe('the confidence that the corpus covers a question', () => {
   });
 
   it("GIVEN a question on the seed articles' topic they do not answer THEN its first passage is not confident enough", () => {
-    // Dunkirk is in the reports (this passage's neighbour names it), and people, but no number of its
-    // inhabitants: a "how many" question whose first passage holds no number.
-    const question = 'How many people live in Dunkirk?';
+    // Teteghem and its mayor are in the reports, "population" in none: the first passage names the
+    // town but not what the question is about.
+    const question = 'What is the population of Teteghem?';
     const [first] = engine.candidatesForFitting(question).sort((a, b) => score(b) - score(a));
-    expect(first?.citation).toBe('calais-mayor-renews-border-threat#8');
-    expect(first?.passage).toContain('violent people');
+    expect(first?.citation).toBe(`${TETEGHEM}#2`);
+    expect(confidenceFeatures(first!.evidence, first!.features, 0).focusUnknownShare).toBeGreaterThan(0);
     expect(confidence(first!)).toBeLessThan(RANKING_MODEL.threshold);
     expect(engine.answer(question).results).toEqual([]);
   });
@@ -75,13 +97,6 @@ describe('the confidence that the corpus covers a question', () => {
     // "capital" is in no seed article, "Australia" neither: nothing is confident enough.
     expect(engine.answer('What is the capital city of Australia?').results).toEqual([]);
     expect(engine.answer('How do I renew my passport online?').results).toEqual([]);
-  });
-
-  it('reads the asker in the question, not the country', () => {
-    expect(speaksOfAsker('How do I renew my UK passport?')).toBe(true);
-    expect(speaksOfAsker('how do you make hummus')).toBe(true);
-    expect(speaksOfAsker('Who won the 2020 US presidential election?')).toBe(false);
-    expect(speaksOfAsker('When did World War I end?')).toBe(false);
   });
 });
 
