@@ -27,10 +27,10 @@ function corpusMessage(): Promise<Corpus> {
 
 /**
  * Reads and validates the corpus here and shares it with the main thread: the garbage of parsing a
- * large corpus then grows this thread's heap, where building the index reuses the space, instead of
- * the serving thread's, which would keep it. An invalid corpus is reported with every problem.
+ * large corpus then grows this thread's heap, which ends with the thread, instead of the serving
+ * thread's, which would keep it. An invalid corpus is reported with every problem.
  */
-async function readCorpus(): Promise<Corpus> {
+async function readCorpus(): Promise<void> {
   let read: Corpus;
   try {
     read = await loadCorpus(data.corpusPath);
@@ -38,9 +38,7 @@ async function readCorpus(): Promise<Corpus> {
     if (error instanceof CorpusError) report({ kind: 'refused', problems: error.problems });
     throw error;
   }
-  const { shared, corpus } = await shareCorpus(read);
-  report({ kind: 'corpus', corpus: shared });
-  return corpus;
+  report({ kind: 'corpus', corpus: (await shareCorpus(read)).shared });
 }
 
 async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
@@ -52,9 +50,7 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
   const started = performance.now();
   // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
   const onDisk = await corpusOnDisk(data.corpusPath);
-  const arriving = data.corpusFrom === 'path' ? readCorpus() : corpusMessage();
-  // Awaited below; a corpus refused meanwhile is reported from there.
-  arriving.catch(() => undefined);
+  const arriving = corpusMessage();
   const prefetched = await cache.prefetch(onDisk);
   const corpus = await arriving;
   const lookup = await cache.load(corpus, prefetched);
@@ -120,9 +116,13 @@ function serve(engine: Engine): void {
 }
 
 try {
-  const opened = await open();
-  serve(opened.engine);
-  report(opened.status);
+  if (data.corpusFrom === 'path') {
+    await readCorpus();
+  } else {
+    const opened = await open();
+    serve(opened.engine);
+    report(opened.status);
+  }
 } catch (error) {
   report({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
 }
