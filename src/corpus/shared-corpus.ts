@@ -32,7 +32,7 @@ type ArticleLine = [
   author: string | null,
   language: string | null,
   passages: number,
-  /** Whether every passage id is the article's id, `#`, and a suffix without `#` (see `citedThroughArticle`). */
+  /** Whether every passage id is the article's id, `#` and a suffix without `#` (`citedThroughArticle`). */
   citedThroughArticle: boolean,
 ];
 
@@ -221,8 +221,8 @@ export function sameText(one: Passage, other: Passage): boolean {
 }
 
 /**
- * Whether two articles hold the same passages: ids, paragraphs and texts. Two articles of shared corpora are
- * compared on their bytes, without making their passages.
+ * Whether two articles hold the same passages: ids, paragraphs and texts. Two articles of shared
+ * corpora are compared on their bytes, without making their passages.
  */
 export function samePassages(one: Article, other: Article): boolean {
   const shared = SharedArticle.samePassages(one, other);

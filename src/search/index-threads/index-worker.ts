@@ -1,6 +1,7 @@
-// Worker thread entry: holds one engine's index and answers the main thread's searches. The index
-// (hundreds of MB of small objects at scale) lives in this thread's heap, so building it, and freeing it
-// when the worker ends, costs the main thread no garbage-collection pauses.
+// Worker thread entry: holds one engine's index and answers the main thread's searches (or, for a
+// reload, only reads the corpus and shares it). The index (hundreds of MB of small objects at scale)
+// lives in this thread's heap, so building it, and freeing it when the worker ends, costs the main
+// thread no garbage-collection pauses.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
 import { CorpusError, loadCorpus } from '../../corpus/load-corpus.ts';
@@ -48,7 +49,9 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
     maxBytes: data.cacheMaxBytes,
   });
   const started = performance.now();
-  // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
+  // Before the corpus is read: a file changed meanwhile must not be taken for the one read. (A reload's
+  // corpus was read before, by a reading worker: a file changed since only misleads the next start's
+  // read-ahead, which `load` checks against the corpus version.)
   const onDisk = await corpusOnDisk(data.corpusPath);
   const arriving = corpusMessage();
   const prefetched = await cache.prefetch(onDisk);
