@@ -190,6 +190,16 @@ async function timedReload(
   };
 }
 
+/** A start from the persisted index, its engine in a new library. */
+async function startFromCache(
+  folder: string,
+  cache: IndexCache,
+): Promise<{ library: Library; warmMs: number }> {
+  const warm = await start({ corpusPath: folder, cache });
+  if (warm.from !== 'cache') throw new Error(`expected a cache hit, got ${JSON.stringify(warm.lookup)}`);
+  return { library: new Library(warm.engine), warmMs: warm.durationMs };
+}
+
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), 'newsdesk-bench-reload-'));
   const cache = new IndexCache({ dir: path.join(root, 'cache') });
@@ -210,20 +220,19 @@ async function main(): Promise<void> {
     const { freshMs, saveMs } = await freshStartAndPersist(folder, cache, merged.version);
 
     // 2. A start from the persisted index.
-    const warm = await start({ corpusPath: folder, cache });
-    const warmMs = warm.durationMs;
-    if (warm.from !== 'cache') throw new Error(`expected a cache hit, got ${JSON.stringify(warm.lookup)}`);
+    // The started engine is kept by the library alone, as in the bot: a retired engine hands later
+    // searches to its successor, so one held from here would keep every later corpus alive too.
+    const { library, warmMs } = await startFromCache(folder, cache);
     step(`start from the persisted index ${fmt(warmMs)}`);
     const t = performance.now();
     await loadCorpus(folder);
     const readMs = performance.now() - t;
 
     // 3. A reload while questions are being answered, with one new article in the folder.
-    const library = new Library(warm.engine);
     const lifecycle = new CorpusLifecycle(library, {
       corpusPath: folder,
       audit: new AuditLog({ logger: silentLogger }),
-      // As openLibrary sets it up for INDEX_THREAD=worker: a new worker reads the corpus, builds and saves the index.
+      // As openLibrary sets it up for INDEX_THREAD=worker: a worker reads the corpus, a new index worker builds and saves the index.
       ...(inWorker ? reloadsOnWorkers({ cache, serving: () => library.engine }) : {}),
     });
     // A bot reloads long after it started: the garbage of this benchmark's own start-ups (a discarded

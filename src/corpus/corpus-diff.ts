@@ -1,6 +1,6 @@
 import { TimeSlicer } from '../event-loop.ts';
 import type { Article, Corpus } from './article.ts';
-import { sameText } from './shared-corpus.ts';
+import { samePassages } from './shared-corpus.ts';
 
 /** Which articles a new corpus adds, removes and changes, by id. */
 export interface CorpusDiff {
@@ -33,19 +33,13 @@ export async function diffCorpora(before: Corpus, after: Corpus): Promise<Corpus
 }
 
 function sameArticle(a: Article, b: Article): boolean {
-  if (
-    a.title !== b.title ||
-    a.publisher !== b.publisher ||
-    a.url !== b.url ||
-    a.published !== b.published ||
-    a.author !== b.author ||
-    a.language !== b.language ||
-    a.passages.length !== b.passages.length
-  ) {
-    return false;
-  }
-  return a.passages.every((passage, i) => {
-    const other = b.passages[i];
-    return other !== undefined && passage.id === other.id && sameText(passage, other);
-  });
+  return (
+    a.title === b.title &&
+    a.publisher === b.publisher &&
+    a.url === b.url &&
+    a.published === b.published &&
+    a.author === b.author &&
+    a.language === b.language &&
+    samePassages(a, b)
+  );
 }

@@ -18,7 +18,10 @@ export interface SharedCorpus {
   articles: SharedArrayBuffer;
 }
 
-/** An article's metadata, then its passages' id suffixes (after `#`) and paragraph numbers. */
+/**
+ * An article's metadata and how many passages it has, read eagerly by every thread (autocomplete and
+ * the reload's comparison need the metadata of all articles), then its passages' line (see below).
+ */
 type ArticleLine = [
   id: string,
   source: string,
@@ -28,9 +31,17 @@ type ArticleLine = [
   published: string | null,
   author: string | null,
   language: string | null,
-  suffixes: string[],
-  paragraphs: number[],
+  passages: number,
+  /** Whether every passage id is the article's id, `#` and a suffix without `#` (`citedThroughArticle`). */
+  citedThroughArticle: boolean,
 ];
+
+/**
+ * Its passages' id suffixes (after `#`; a whole other id after `\u0000`) and paragraph numbers: a line
+ * of its own, parsed only when the article's passages are first read, so that reading a corpus makes
+ * one object an article rather than several a passage.
+ */
+type PassagesLine = [suffixes: string[], paragraphs: number[]];
 
 /** The bytes all passages of one corpus read their text from. */
 class PassageTexts {
@@ -49,6 +60,22 @@ class PassageTexts {
   /** Passage `n`'s bytes (a view, not a copy). */
   bytes(n: number): Buffer {
     return this.#bytes.subarray(this.#offsets[n]!, this.#offsets[n + 1]!);
+  }
+
+  /**
+   * Whether passages `first`… (`count` of them) here hold the same texts as passages `otherFirst`… of
+   * `other`: the same bytes, split at the same places.
+   */
+  sameRun(first: number, count: number, other: PassageTexts, otherFirst: number): boolean {
+    const start = this.#offsets[first]!;
+    const otherStart = other.#offsets[otherFirst]!;
+    for (let i = 1; i <= count; i++) {
+      if (this.#offsets[first + i]! - start !== other.#offsets[otherFirst + i]! - otherStart) return false;
+    }
+    const end = this.#offsets[first + count]!;
+    return this.#bytes
+      .subarray(start, end)
+      .equals(other.#bytes.subarray(otherStart, otherStart + end - start));
   }
 }
 
@@ -90,6 +117,101 @@ class SharedPassage implements Passage {
   }
 }
 
+/** One corpus's shared bytes, as a thread reads them. */
+interface SharedBytes {
+  texts: PassageTexts;
+  /** The article lines (`SharedCorpus.articles`). */
+  lines: Buffer;
+}
+
+/**
+ * An article of a shared corpus whose passages are made from the shared bytes when first read, then
+ * kept: the serving thread reads a few articles' passages (the ones cited), not a hundred thousand
+ * objects at every reload. `passages` is an own, enumerable property, as `text` is on a passage.
+ */
+class SharedArticle implements Article {
+  declare readonly passages: Passage[];
+  readonly #bytes: SharedBytes;
+  /** Where its passages' line is in `lines`. */
+  readonly #line: number;
+  readonly #lineEnd: number;
+  /** Its first passage's number in the corpus, and how many it has. */
+  readonly #first: number;
+  readonly #count: number;
+  readonly #citedThroughArticle: boolean;
+  #passages: Passage[] | undefined;
+
+  static readonly #passagesProperty = {
+    enumerable: true,
+    get(this: SharedArticle): Passage[] {
+      this.#passages ??= this.#views();
+      return this.#passages;
+    },
+  };
+
+  static count(article: Article): number {
+    return article instanceof SharedArticle ? article.#count : article.passages.length;
+  }
+
+  static citedThroughArticle(article: Article): boolean | undefined {
+    return article instanceof SharedArticle ? article.#citedThroughArticle : undefined;
+  }
+
+  /** Whether both hold the same passages (ids, paragraphs, texts); `undefined` unless both are shared. */
+  static samePassages(one: Article, other: Article): boolean | undefined {
+    if (!(one instanceof SharedArticle && other instanceof SharedArticle)) return undefined;
+    if (one.#count !== other.#count || one.#lineEnd - one.#line !== other.#lineEnd - other.#line)
+      return false;
+    const ids = one.#bytes.lines.subarray(one.#line, one.#lineEnd);
+    if (!ids.equals(other.#bytes.lines.subarray(other.#line, other.#lineEnd))) return false;
+    return one.#bytes.texts.sameRun(one.#first, one.#count, other.#bytes.texts, other.#first);
+  }
+
+  constructor(
+    readonly id: string,
+    readonly source: string,
+    readonly title: string,
+    readonly publisher: string | null,
+    readonly url: string | null,
+    readonly published: string | null,
+    readonly author: string | null,
+    readonly language: string | null,
+    place: {
+      bytes: SharedBytes;
+      line: number;
+      lineEnd: number;
+      first: number;
+      count: number;
+      cited: boolean;
+    },
+  ) {
+    this.#bytes = place.bytes;
+    this.#line = place.line;
+    this.#lineEnd = place.lineEnd;
+    this.#first = place.first;
+    this.#count = place.count;
+    this.#citedThroughArticle = place.cited;
+    Object.defineProperty(this, 'passages', SharedArticle.#passagesProperty);
+  }
+
+  #views(): Passage[] {
+    const { id } = this;
+    const line = this.#bytes.lines.toString('utf8', this.#line, this.#lineEnd);
+    const [suffixes, paragraphs] = JSON.parse(line) as PassagesLine;
+    return suffixes.map(
+      (suffix, index) =>
+        new SharedPassage(
+          suffix.startsWith('\u0000') ? suffix.slice(1) : `${id}#${suffix}`,
+          id,
+          paragraphs[index]!,
+          index,
+          this.#bytes.texts,
+          this.#first + index,
+        ),
+    );
+  }
+}
+
 /**
  * Whether two passages have the same text. Passages of shared corpora are compared as bytes: reading
  * `text` would decode every passage of both corpora a reload compares into strings, only to drop them.
@@ -98,9 +220,41 @@ export function sameText(one: Passage, other: Passage): boolean {
   return SharedPassage.sameText(one, other);
 }
 
-function lineOf(article: Article): ArticleLine {
+/**
+ * Whether two articles hold the same passages: ids, paragraphs and texts. Two articles of shared
+ * corpora are compared on their bytes, without making their passages.
+ */
+export function samePassages(one: Article, other: Article): boolean {
+  const shared = SharedArticle.samePassages(one, other);
+  if (shared !== undefined) return shared;
+  if (one.passages.length !== other.passages.length) return false;
+  return one.passages.every((passage, i) => {
+    const then = other.passages[i]!;
+    return passage.id === then.id && passage.paragraph === then.paragraph && sameText(passage, then);
+  });
+}
+
+/** How many passages an article has (for an article of a shared corpus, without making them). */
+export function passageCount(article: Article): number {
+  return SharedArticle.count(article);
+}
+
+/**
+ * For an article of a shared corpus, whether every passage's id is the article's id, `#`, and a
+ * suffix without `#` (a citation found through its article), known without making its passages;
+ * `undefined` for any other article.
+ */
+export function citedThroughArticle(article: Article): boolean | undefined {
+  return SharedArticle.citedThroughArticle(article);
+}
+
+function linesOf(article: Article): string {
   const prefix = `${article.id}#`;
-  const line: ArticleLine = [
+  // Passage ids are the article's id, `#`, and the paragraph (`#12.2` for a split one's later parts).
+  const suffixes = article.passages.map((passage) =>
+    passage.id.startsWith(prefix) ? passage.id.slice(prefix.length) : `\u0000${passage.id}`,
+  );
+  const meta: ArticleLine = [
     article.id,
     article.source,
     article.title,
@@ -109,36 +263,11 @@ function lineOf(article: Article): ArticleLine {
     article.published,
     article.author,
     article.language,
-    // Passage ids are the article's id, `#`, and the paragraph (`#12.2` for a split one's later parts).
-    article.passages.map((passage) =>
-      passage.id.startsWith(prefix) ? passage.id.slice(prefix.length) : `\u0000${passage.id}`,
-    ),
-    article.passages.map((passage) => passage.paragraph),
+    article.passages.length,
+    suffixes.every((suffix) => !suffix.includes('#') && !suffix.startsWith('\u0000')),
   ];
-  return line;
-}
-
-/** `article` with its passages as views of passages `first`… of `texts`. */
-function withViews(
-  article: Omit<Article, 'passages'>,
-  suffixes: readonly string[],
-  paragraphs: readonly number[],
-  texts: PassageTexts,
-  first: number,
-): Article {
-  const { id } = article;
-  const passages = suffixes.map(
-    (suffix, index) =>
-      new SharedPassage(
-        suffix.startsWith('\u0000') ? suffix.slice(1) : `${id}#${suffix}`,
-        id,
-        paragraphs[index]!,
-        index,
-        texts,
-        first + index,
-      ),
-  );
-  return { ...article, passages };
+  const passages: PassagesLine = [suffixes, article.passages.map((passage) => passage.paragraph)];
+  return `${JSON.stringify(meta)}\n${JSON.stringify(passages)}\n`;
 }
 
 /**
@@ -171,7 +300,7 @@ export async function shareCorpus(corpus: Corpus): Promise<{ shared: SharedCorpu
   const lines: string[] = [];
   for (const article of corpus.articles) {
     for (const passage of article.passages) texts.push(passage.text);
-    lines.push(`${JSON.stringify(lineOf(article))}\n`);
+    lines.push(linesOf(article));
     await slicer.pause();
   }
   const offsets = new SharedArrayBuffer((texts.length + 1) * Uint32Array.BYTES_PER_ELEMENT);
@@ -201,16 +330,19 @@ export function openSharedCorpus(shared: SharedCorpus): Corpus {
 }
 
 function* readSteps(shared: SharedCorpus): Steps<Corpus> {
-  const texts = new PassageTexts(shared.text, shared.offsets);
+  const lines = Buffer.from(shared.articles);
+  const bytes: SharedBytes = { texts: new PassageTexts(shared.text, shared.offsets), lines };
   const articles: Article[] = [];
   let first = 0;
-  const lines = Buffer.from(shared.articles);
   for (let at = 0, end = lines.indexOf(0x0a); end >= 0; at = end + 1, end = lines.indexOf(0x0a, at)) {
-    const line = JSON.parse(lines.toString('utf8', at, end)) as ArticleLine;
-    const [id, source, title, publisher, url, published, author, language, suffixes, paragraphs] = line;
-    const meta = { id, source, title, publisher, url, published, author, language };
-    articles.push(withViews(meta, suffixes, paragraphs, texts, first));
-    first += suffixes.length;
+    const meta = JSON.parse(lines.toString('utf8', at, end)) as ArticleLine;
+    const [id, source, title, publisher, url, published, author, language, count, cited] = meta;
+    const line = end + 1;
+    const lineEnd = lines.indexOf(0x0a, line);
+    const place = { bytes, line, lineEnd, first, count, cited };
+    articles.push(new SharedArticle(id, source, title, publisher, url, published, author, language, place));
+    first += count;
+    end = lineEnd;
     yield;
   }
   return corpusWith(shared, articles);

@@ -1,4 +1,5 @@
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
+import { citedThroughArticle, passageCount } from '../corpus/shared-corpus.ts';
 import { TimeSlicer } from '../event-loop.ts';
 
 export interface Located {
@@ -27,6 +28,8 @@ export class Citations {
   add(article: Article, replaced?: Article): void {
     // Both are mapped in order, so that a citation they share names the later one's passage.
     if (replaced !== undefined) for (const passage of replaced.passages) this.#map(replaced, passage);
+    // An article of a shared corpus knows without making its passages (the serving thread need not).
+    else if (citedThroughArticle(article)) return;
     const hash = article.id.length;
     for (const passage of article.passages) {
       const { id } = passage;
@@ -70,7 +73,7 @@ export class CorpusLookup {
     const replaced = this.byArticleId.get(article.id);
     this.byArticleId.set(article.id, article);
     this.byCitation.add(article, replaced);
-    this.passageCount += article.passages.length;
+    this.passageCount += passageCount(article);
   }
 
   /** `of` in slices, yielding to the event loop: a large corpus has a hundred thousand passages. */

@@ -1,8 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import type { Article } from '../../src/corpus/article.ts';
 import { diffCorpora } from '../../src/corpus/corpus-diff.ts';
 import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
-import { openSharedCorpus, sameText, shareCorpus } from '../../src/corpus/shared-corpus.ts';
+import {
+  citedThroughArticle,
+  openSharedCorpus,
+  passageCount,
+  samePassages,
+  sameText,
+  shareCorpus,
+} from '../../src/corpus/shared-corpus.ts';
+import { CorpusLookup } from '../../src/search/corpus-lookup.ts';
 import { BUNDLED_CORPUS } from '../support/temp-corpus.ts';
 
 /** The corpus as plain data: what every reader of an article or passage sees. */
@@ -73,6 +82,43 @@ describe('shareCorpus', () => {
     expect(await diffCorpora(before, same)).toEqual({ added: [], removed: [], changed: [] });
   });
 
+  it("tells an article's passage count and whether its citations go through it, and finds every citation", async () => {
+    const views = (await shareCorpus(makeCorpus([article('plain', ['plain#1', 'plain#2.2']), irregular()])))
+      .corpus;
+    const [plain, odd] = views.articles as [Article, Article];
+    expect([passageCount(plain), passageCount(odd)]).toEqual([2, 3]);
+    expect([citedThroughArticle(plain), citedThroughArticle(odd)]).toEqual([true, false]);
+    // A plain article is not known without reading its passages.
+    expect(citedThroughArticle(irregular())).toBeUndefined();
+    // Made once, then the same passages on every read.
+    expect(plain.passages).toBe(plain.passages);
+    const lookup = CorpusLookup.of(views);
+    expect(lookup.passageCount).toBe(5);
+    for (const id of ['plain#1', 'plain#2.2', 'odd#1', 'elsewhere#7', 'odd#2#b'])
+      expect(lookup.byCitation.get(id)?.passage.id).toBe(id);
+    expect(lookup.byCitation.get('odd#7')).toBeUndefined();
+  });
+
+  it('compares the passages of two shared articles on their bytes: ids, paragraphs and where texts split', async () => {
+    const base = article('a', ['a#1', 'a#2'], ['one two', 'three']);
+    const variants = [
+      article('a', ['a#1', 'a#3'], ['one two', 'three']),
+      article('a', ['a#1', 'a#2'], ['one', ' twothree']),
+      article('a', ['a#1', 'a#2'], ['one two', 'three!']),
+      article('a', ['a#1'], ['one two']),
+      { ...base, passages: base.passages.map((passage, i) => ({ ...passage, paragraph: i + 5 })) },
+    ];
+    const shared = async (one: Article) => (await shareCorpus(makeCorpus([one]))).corpus.articles[0]!;
+    const before = await shared(base);
+    expect(samePassages(before, await shared(base))).toBe(true);
+    // A shared article and a plain one compare passage by passage.
+    expect(samePassages(before, base)).toBe(true);
+    for (const variant of variants) {
+      expect(samePassages(before, await shared(variant))).toBe(false);
+      expect(samePassages(before, variant)).toBe(false);
+    }
+  });
+
   it('is read by another thread from the same memory, with no copy of the text', async () => {
     const corpus = await loadCorpus(BUNDLED_CORPUS);
     const { shared } = await shareCorpus(corpus);
@@ -99,3 +145,29 @@ describe('shareCorpus', () => {
     expect(new Uint8Array(shared.text)[0]).toBe(0x58);
   });
 });
+
+/** An article of the given passage ids (and texts). */
+function article(id: string, ids: string[], texts = ids.map((passage) => `Text of ${passage}.`)): Article {
+  return {
+    id,
+    source: `${id}.md`,
+    title: `Title ${id}`,
+    publisher: null,
+    url: null,
+    published: null,
+    author: null,
+    language: null,
+    passages: ids.map((passage, index) => ({
+      id: passage,
+      articleId: id,
+      paragraph: index + 1,
+      index,
+      text: texts[index]!,
+    })),
+  };
+}
+
+/** An article with passage ids that are not its id, `#` and a suffix without `#`. */
+function irregular(): Article {
+  return article('odd', ['odd#1', 'elsewhere#7', 'odd#2#b']);
+}

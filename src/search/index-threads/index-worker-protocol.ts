@@ -10,8 +10,9 @@ import type { ThreadMemory } from './thread-memory.ts';
 export interface IndexWorkerData {
   /**
    * `message`: the main thread reads the corpus and posts it (`CorpusMessage`), and the worker reads
-   * the cache file meanwhile. `path`: the worker reads the corpus at `corpusPath` and posts it, shared,
-   * to the main thread (`corpus`, or `refused` with its problems) before indexing it.
+   * the cache file meanwhile, then indexes it. `path`: the worker only reads the corpus at `corpusPath`
+   * and posts it, shared, to the main thread (`corpus`, or `refused` with its problems), then ends: the
+   * garbage of parsing goes with its heap instead of staying in the heap of a worker that indexes.
    */
   corpusFrom: 'message' | 'path';
   corpusPath: string;
@@ -45,7 +46,7 @@ export type IndexWorkerStatus =
       saveError?: string;
     }
   | { kind: 'failed'; message: string }
-  /** The corpus this worker read (`corpusFrom: 'path'`), shared; it goes on to index it. */
+  /** The corpus this worker read (`corpusFrom: 'path'`), shared; it ends. */
   | { kind: 'corpus'; corpus: SharedCorpus }
   /** The corpus this worker read is invalid; it stops. */
   | { kind: 'refused'; problems: readonly CorpusProblem[] }

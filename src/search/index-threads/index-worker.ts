@@ -1,6 +1,7 @@
-// Worker thread entry: holds one engine's index and answers the main thread's searches. The index
-// (hundreds of MB of small objects at scale) lives in this thread's heap, so building it, and freeing it
-// when the worker ends, costs the main thread no garbage-collection pauses.
+// Worker thread entry: holds one engine's index and answers the main thread's searches (or, for a
+// reload, only reads the corpus and shares it). The index (hundreds of MB of small objects at scale)
+// lives in this thread's heap, so building it, and freeing it when the worker ends, costs the main
+// thread no garbage-collection pauses.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
 import { CorpusError, loadCorpus } from '../../corpus/load-corpus.ts';
@@ -27,10 +28,10 @@ function corpusMessage(): Promise<Corpus> {
 
 /**
  * Reads and validates the corpus here and shares it with the main thread: the garbage of parsing a
- * large corpus then grows this thread's heap, where building the index reuses the space, instead of
- * the serving thread's, which would keep it. An invalid corpus is reported with every problem.
+ * large corpus then grows this thread's heap, which ends with the thread, instead of the serving
+ * thread's, which would keep it. An invalid corpus is reported with every problem.
  */
-async function readCorpus(): Promise<Corpus> {
+async function readCorpus(): Promise<void> {
   let read: Corpus;
   try {
     read = await loadCorpus(data.corpusPath);
@@ -38,9 +39,7 @@ async function readCorpus(): Promise<Corpus> {
     if (error instanceof CorpusError) report({ kind: 'refused', problems: error.problems });
     throw error;
   }
-  const { shared, corpus } = await shareCorpus(read);
-  report({ kind: 'corpus', corpus: shared });
-  return corpus;
+  report({ kind: 'corpus', corpus: (await shareCorpus(read)).shared });
 }
 
 async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
@@ -50,11 +49,11 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
     maxBytes: data.cacheMaxBytes,
   });
   const started = performance.now();
-  // Before the corpus is read: a file changed meanwhile must not be taken for the one read.
+  // Before the corpus is read: a file changed meanwhile must not be taken for the one read. (A reload's
+  // corpus was read before, by a reading worker: a file changed since only misleads the next start's
+  // read-ahead, which `load` checks against the corpus version.)
   const onDisk = await corpusOnDisk(data.corpusPath);
-  const arriving = data.corpusFrom === 'path' ? readCorpus() : corpusMessage();
-  // Awaited below; a corpus refused meanwhile is reported from there.
-  arriving.catch(() => undefined);
+  const arriving = corpusMessage();
   const prefetched = await cache.prefetch(onDisk);
   const corpus = await arriving;
   const lookup = await cache.load(corpus, prefetched);
@@ -120,9 +119,13 @@ function serve(engine: Engine): void {
 }
 
 try {
-  const opened = await open();
-  serve(opened.engine);
-  report(opened.status);
+  if (data.corpusFrom === 'path') {
+    await readCorpus();
+  } else {
+    const opened = await open();
+    serve(opened.engine);
+    report(opened.status);
+  }
 } catch (error) {
   report({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
 }

@@ -49,7 +49,7 @@ export interface ReadByWorker {
   corpus: Corpus;
   /** Resolves once the worker (and any further ones) serve this corpus's index. */
   start(onProgress?: (done: number, total: number) => void): Promise<StartedWorkerEngine>;
-  /** Ends the worker, when the corpus is not to be served (it is the one serving already). */
+  /** Lets the corpus go unindexed (it is the one serving already): `start` may no longer be called. */
   discard(): void;
 }
 
@@ -110,35 +110,33 @@ export class WorkerEngine extends SearchEngine {
 
   /**
    * Has a new worker read and validate the corpus at `corpusPath` (rejecting with a `CorpusError` for
-   * an invalid one), and resolves with it, shared, before the worker goes on to index it: `start` waits
-   * for the index (and starts any further workers on the same shared corpus), `discard` ends the
-   * worker. Reading there rather than on this thread keeps the garbage of parsing out of the serving
-   * thread's heap, which would keep the space; the worker's heap reuses it to build the index.
+   * an invalid one), and resolves with it, shared: `start` starts the workers that index it, from the
+   * shared corpus. Reading on a worker of its own, which ends once it has shared the corpus, keeps the
+   * garbage of parsing out of every heap that stays: the serving thread's, and the new index worker's,
+   * which would otherwise hold the space beside the old workers' until the end of the reload.
    */
   static async read(options: Omit<WorkerEngineOptions, 'corpus' | 'onProgress'>): Promise<ReadByWorker> {
-    let onProgress: ((done: number, total: number) => void) | undefined;
-    const first = indexThread(options, 0, 'path', (done, total) => onProgress?.(done, total));
+    const reader = indexThread(options, 0, 'path', undefined);
     let corpus: Corpus;
     let shared: SharedCorpus;
     try {
-      shared = await first.corpus;
+      shared = await reader.corpus;
       corpus = await readSharedCorpus(shared);
-    } catch (error) {
-      first.close('the corpus was not read');
-      throw error;
+    } finally {
+      reader.close('the corpus was read');
     }
     let taken = false;
     return {
       corpus,
-      start: async (progress) => {
+      start: async (onProgress) => {
         if (taken) throw new Error('WorkerEngine: this corpus was already started or discarded');
         taken = true;
-        onProgress = progress;
         const count = Math.max(1, Math.trunc(options.workers ?? 1));
-        const threads = [first];
-        for (let i = 1; i < count; i++) threads.push(indexThread(options, i, 'message', undefined));
+        const threads = Array.from({ length: count }, (_, i) =>
+          indexThread(options, i, 'message', i === 0 ? onProgress : undefined),
+        );
         try {
-          for (const thread of threads.slice(1)) thread.sendCorpus(shared);
+          for (const thread of threads) thread.sendCorpus(shared);
           return await WorkerEngine.#serving(threads, corpus, options);
         } catch (error) {
           for (const thread of threads) thread.close('the index workers did not start');
@@ -146,9 +144,7 @@ export class WorkerEngine extends SearchEngine {
         }
       },
       discard: () => {
-        if (taken) return;
         taken = true;
-        first.close('the corpus read was not needed');
       },
     };
   }

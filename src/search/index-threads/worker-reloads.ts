@@ -14,9 +14,9 @@ export interface WorkerReloads {
 }
 
 /**
- * Reloads with INDEX_THREAD=worker: a new index worker reads and validates the corpus (so the serving
- * thread's heap never holds the garbage of parsing it), shares it with this thread, and goes on to index
- * it while the old workers serve. When the corpus read is the one serving, the new worker is ended.
+ * Reloads with INDEX_THREAD=worker: a worker of its own reads and validates the corpus (so no heap that
+ * stays holds the garbage of parsing it) and shares it with this thread; new index workers index the
+ * shared corpus while the old workers serve. A corpus equal to the one serving is not indexed.
  */
 export function reloadsOnWorkers(
   options: Omit<WorkerEngineOptions, 'corpus' | 'onProgress' | 'corpusPath'> & {

@@ -192,7 +192,7 @@ describe('WorkerEngine.start', () => {
     const lifecycle = new CorpusLifecycle(library, {
       corpusPath: folder,
       audit: new AuditLog({ logger: silentLogger }),
-      // As the bot reloads with INDEX_THREAD=worker: a new worker reads the corpus, then indexes it.
+      // As the bot reloads with INDEX_THREAD=worker: a worker reads the corpus, a new one indexes it.
       ...reloadsOnWorkers({ serving: () => library.engine }),
     });
     const flood = floodQuestions(library, QUESTIONS[0]!, 'teteghem-mayor-threatened-with-gun');
