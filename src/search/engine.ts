@@ -4,7 +4,7 @@ import type { Article, ArticleMeta, Corpus } from '../corpus/article.ts';
 import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
-import { analyze, forgetWords, type Token, tokenize } from './analyze.ts';
+import { analyze, forgetWords, rememberCorpusWords, type Token, tokenize } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult, Timeline, TimelineEntry } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
@@ -232,8 +232,11 @@ export class Engine extends SearchEngine {
   }
 
   private static fromBuilder(corpus: Corpus, builder: IndexBuilder, options: BuildOptions): Engine {
-    forgetWords();
-    return new Engine(corpus, builder.postings.finish(), builder.lookup, options.ranking, options.model);
+    const postings = builder.postings.finish();
+    const frequencies = new PassageFrequencies(postings);
+    // Stop words (no terms) and words of many passages: those the passages ranked for questions are made of.
+    forgetWords((terms) => terms.every((term) => (frequencies.get(term) ?? 0) >= COMMON_WORD_PASSAGES));
+    return new Engine(corpus, postings, builder.lookup, options.ranking, options.model);
   }
 
   /**
@@ -691,10 +694,17 @@ export class Engine extends SearchEngine {
   }
 }
 
+/** A word of at least this many passages is kept analysed for questions once an index is built. */
+const COMMON_WORD_PASSAGES = 20;
+
 /** Analyses articles one by one into postings. */
 class IndexBuilder {
   readonly postings = new PostingBuilder();
   readonly lookup = new CorpusLookup();
+
+  constructor() {
+    rememberCorpusWords();
+  }
 
   add(article: Article): void {
     this.lookup.add(article);

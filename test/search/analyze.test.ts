@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, fold, tokenize } from '../../src/search/analyze.ts';
+import {
+  analyze,
+  fold,
+  forgetWords,
+  rememberCorpusWords,
+  rememberedWords,
+  tokenize,
+} from '../../src/search/analyze.ts';
 
 describe('analyze', () => {
   it('folds accents and case: Téteghem and Teteghem are one term', () => {
@@ -64,5 +71,26 @@ describe('analyze', () => {
     const text = 'The mayor of Téteghem said';
     expect(tokenize(text).map((t) => text.slice(t.start, t.end))).toEqual(['mayor', 'Téteghem', 'said']);
     expect(tokenize(text).map((t) => t.position)).toEqual([1, 3, 4]);
+  });
+});
+
+describe('remembered words', () => {
+  const words = (count: number, prefix: string) =>
+    Array.from({ length: count }, (_, i) => `${prefix}${i.toString(36)}`).join(' ');
+
+  it('keeps a bounded number for questions, up to a corpus’s vocabulary while indexing, and common ones after', () => {
+    const before = analyze('The mayors said the strikes were threatening Teteghem');
+    forgetWords();
+    analyze(words(150_000, 'question'));
+    expect(rememberedWords()).toBeLessThanOrEqual(100_000);
+
+    rememberCorpusWords();
+    analyze(words(150_000, 'corpus'));
+    expect(rememberedWords()).toBeGreaterThan(150_000);
+    forgetWords((terms) => terms.every((term) => !term.startsWith('corpus')));
+    expect(rememberedWords()).toBeLessThanOrEqual(50_000);
+    expect(analyze('corpus1 corpus2')).toEqual(['corpus1', 'corpus2']);
+    // What is remembered or forgotten never changes what a text is analysed into.
+    expect(analyze('The mayors said the strikes were threatening Teteghem')).toEqual(before);
   });
 });

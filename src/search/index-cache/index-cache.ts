@@ -6,7 +6,7 @@ import type { Corpus } from '../../corpus/article.ts';
 import { yieldToEventLoop } from '../../event-loop.ts';
 import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { Engine } from '../engine.ts';
-import { decodePostings, encodePostings } from '../postings/posting-codec.ts';
+import { encodePostings, fitPostings, readPostings, type StoredPostings } from '../postings/posting-codec.ts';
 import { decodeCorpusSnapshot, encodeCorpusSnapshot } from './corpus-snapshot.ts';
 
 /** Layout of the cache file itself; bump when the envelope below or the postings' layout changes. */
@@ -132,14 +132,24 @@ export class IndexCache {
    * Reads the cache file of the corpus files `onDisk` describes before the corpus is read and its
    * version known, so that a start can do both at once: the most recently used file saved from files
    * of the same names, sizes and times (a restart on an unchanged corpus). A file of another corpus is
-   * never read. `load` then uses it if it is indeed the corpus's file, else reads the right one.
+   * never read. Its checksum and postings are checked here too, for the version its trailer names:
+   * all that needs no corpus, done while the corpus is read. `load` then uses it if it is indeed the
+   * corpus's file, else reads the right one.
    */
   async prefetch(onDisk: CorpusOnDisk): Promise<PrefetchedCache | undefined> {
     if (!this.enabled) return undefined;
     await this.removeStaleTemporaryFiles();
     for (const { file } of await this.#files()) {
       if ((await readTrailer(file))?.source !== onDisk.source) continue;
-      return { file, read: await readEnvelope(file, cacheSizeBound(onDisk.bytes)) };
+      const read = await readEnvelope(file, cacheSizeBound(onDisk.bytes));
+      const version = read.status === 'read' ? read.trailer.corpusVersion : undefined;
+      return {
+        file,
+        read,
+        ...(read.status === 'read' && typeof version === 'string'
+          ? { checked: checkBody(read.trailer, read.body, version) }
+          : {}),
+      };
     }
     return undefined;
   }
@@ -169,12 +179,9 @@ export class IndexCache {
     if (!this.enabled) return { status: 'miss', reason: 'disabled' };
     await this.removeStaleTemporaryFiles();
     const file = this.fileFor(corpus.version);
-    const maxBytes = cacheSizeBound(corpusChars(corpus));
-    const read =
-      prefetched?.file === file &&
-      (prefetched.read.status !== 'read' || prefetched.read.body.length <= maxBytes)
-        ? prefetched.read
-        : await readEnvelope(file, maxBytes);
+    // A file read ahead was bounded by the size of the corpus's files, which its text never exceeds.
+    const ahead = prefetched?.file === file ? prefetched : undefined;
+    const read = ahead?.read ?? (await readEnvelope(file, cacheSizeBound(corpusChars(corpus))));
     if (read.status !== 'read') return read;
     const corrupt = (reason: string): CacheLookup => ({ status: 'corrupt', file, reason });
     const { trailer, body } = read;
@@ -182,18 +189,15 @@ export class IndexCache {
       return corrupt('envelope does not match its file name');
     }
     if (trailer.corpusVersion !== corpus.version) return corrupt('built for another corpus version');
-    const parts = bodyParts(trailer, body);
-    if (parts === undefined) return corrupt('corpus snapshot length out of bounds');
-    if (trailer.checksum !== checksumOf(corpus.version, body)) {
-      return corrupt('checksum does not match the content');
-    }
+    const checked = ahead?.checked ?? checkBody(trailer, body, corpus.version);
+    if (typeof checked === 'string') return corrupt(checked);
     try {
-      const engine = await restoreEngine(corpus, parts.postings, file);
+      const engine = await restoreEngine(corpus, checked.postings, file);
       return {
         status: 'hit',
         engine,
         file,
-        ...(parts.corpus && trailer.files ? { files: trailer.files } : {}),
+        ...(checked.corpus && trailer.files ? { files: trailer.files } : {}),
       };
     } catch (error) {
       return corrupt(error instanceof Error ? error.message : String(error));
@@ -223,14 +227,13 @@ export class IndexCache {
       ) {
         return corrupt('envelope does not match its file name');
       }
-      const parts = bodyParts(trailer, body);
-      if (parts?.corpus === undefined) return corrupt('corpus snapshot length out of bounds');
-      if (trailer.checksum !== checksumOf(version, body))
-        return corrupt('checksum does not match the content');
+      const checked = checkBody(trailer, body, version);
+      if (typeof checked === 'string') return corrupt(checked);
+      if (checked.corpus === undefined) return corrupt('corpus snapshot length out of bounds');
       try {
-        const corpus = decodeCorpusSnapshot(parts.corpus);
+        const corpus = decodeCorpusSnapshot(checked.corpus);
         if (corpus.version !== version) return corrupt('corpus snapshot of another corpus version');
-        return { status: 'hit', engine: await restoreEngine(corpus, parts.postings, file), file };
+        return { status: 'hit', engine: await restoreEngine(corpus, checked.postings, file), file };
       } catch (error) {
         return corrupt(error instanceof Error ? error.message : String(error));
       }
@@ -318,6 +321,8 @@ export function indexCacheOf(config: { INDEX_CACHE_DIR: string; INDEX_CACHE_MAX_
 export interface PrefetchedCache {
   file: string;
   read: EnvelopeRead;
+  /** Its body checked for the corpus version its trailer names (`checkBody`). */
+  checked?: CheckedBody;
 }
 
 type EnvelopeRead =
@@ -399,11 +404,36 @@ function bodyParts(
   return { postings: body.subarray(0, at), corpus: body.subarray(at) };
 }
 
-/** The engine over `corpus` from its decoded postings; marks the file used, for eviction. */
-async function restoreEngine(corpus: Corpus, postings: Buffer, file: string): Promise<Engine> {
+/** A cache file's body checked on its own: its postings read, and the corpus snapshot after them if any. */
+interface CheckedParts {
+  postings: StoredPostings;
+  corpus?: Buffer;
+}
+
+/** {@link CheckedParts}, or why the body is corrupt. */
+type CheckedBody = CheckedParts | string;
+
+/**
+ * Checks a cache file's body against its trailer for `corpusVersion`: the snapshot's length in bounds,
+ * the checksum, and the postings readable and consistent (`readPostings`). What is left to check needs
+ * the corpus: that its passages are those the postings count (`restoreEngine`).
+ */
+function checkBody(trailer: Partial<CacheTrailer>, body: Buffer, corpusVersion: string): CheckedBody {
+  const parts = bodyParts(trailer, body);
+  if (parts === undefined) return 'corpus snapshot length out of bounds';
+  if (trailer.checksum !== checksumOf(corpusVersion, body)) return 'checksum does not match the content';
+  try {
+    return { postings: readPostings(parts.postings), ...(parts.corpus ? { corpus: parts.corpus } : {}) };
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The engine over `corpus` from its checked postings; marks the file used, for eviction. */
+async function restoreEngine(corpus: Corpus, postings: StoredPostings, file: string): Promise<Engine> {
   const engine = Engine.fromPostings(
     corpus,
-    decodePostings(
+    fitPostings(
       postings,
       corpus.articles.map((article) => article.passages.length),
     ),

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
 import { CorpusError, loadCorpus } from '../../corpus/load-corpus.ts';
 import { openSharedCorpus, shareCorpus } from '../../corpus/shared-corpus.ts';
+import { prepareEntities } from '../../text/entities.ts';
 import { Engine } from '../engine.ts';
 import { corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
 import type {
@@ -55,6 +56,8 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
   const onDisk = await corpusOnDisk(data.corpusPath);
   const arriving = corpusMessage();
   const prefetched = await cache.prefetch(onDisk);
+  // The engine needs the language model; loaded while the corpus is still being read, not after.
+  prepareEntities();
   const corpus = await arriving;
   const lookup = await cache.load(corpus, prefetched);
   if (lookup.status === 'hit') {

@@ -63,11 +63,23 @@ export class PostingsFormatError extends Error {
   override name = 'PostingsFormatError';
 }
 
+/** A store as its file holds it: everything but what depends on the corpus's articles. */
+export type StoredPostings = Omit<PostingStore, 'passageArticle'>;
+
 /**
  * The store in `bytes`, for a corpus whose articles hold `passageCounts[a]` passages each. Throws
  * {@link PostingsFormatError} for anything but a store written by {@link encodePostings} for such a corpus.
  */
 export function decodePostings(bytes: Uint8Array, passageCounts: readonly number[]): PostingStore {
+  return fitPostings(readPostings(bytes), passageCounts);
+}
+
+/**
+ * The store in `bytes`, checked on its own: every posting names a document the store has lengths for,
+ * in ascending order. Needs no corpus, so a start does it while the corpus is still being read;
+ * {@link fitPostings} then checks it against the corpus. Throws {@link PostingsFormatError}.
+ */
+export function readPostings(bytes: Uint8Array): StoredPostings {
   const fail = (reason: string): never => {
     throw new PostingsFormatError(reason);
   };
@@ -111,15 +123,6 @@ export function decodePostings(bytes: Uint8Array, passageCounts: readonly number
   }
   if (at !== aligned.byteLength) fail('bytes after the last section');
 
-  const articles = passageCounts.length;
-  const passageArticle = new Uint32Array(passageCounts.reduce((sum, count) => sum + count, 0));
-  let first = 0;
-  for (const [article, count] of passageCounts.entries()) {
-    passageArticle.fill(article, first, first + count);
-    first += count;
-  }
-  const passages = passageArticle.length;
-
   const postings = (field: 'passageText' | 'articleTitle', documents: number): Postings => {
     const offsets = arrays[`${field}.offsets`] as Uint32Array;
     const docs = arrays[`${field}.docs`] as Uint32Array;
@@ -139,13 +142,14 @@ export function decodePostings(bytes: Uint8Array, passageCounts: readonly number
     }
     return { offsets, docs, tfs };
   };
+  const passages = arrays['lengths.passageText'].length;
+  const articles = arrays['lengths.articleTitle'].length;
   const lengths = (name: ArrayName, count: number) => {
     if (arrays[name].length !== count) fail(`${name} is for another corpus`);
     return arrays[name] as Uint32Array;
   };
   return {
     terms,
-    passageArticle,
     passageText: postings('passageText', passages),
     articleTitle: postings('articleTitle', articles),
     lengths: {
@@ -155,4 +159,28 @@ export function decodePostings(bytes: Uint8Array, passageCounts: readonly number
       articleTitle: lengths('lengths.articleTitle', articles),
     },
   };
+}
+
+/**
+ * `stored` as the store of a corpus whose articles hold `passageCounts[a]` passages each. Throws
+ * {@link PostingsFormatError} when it has lengths for other documents than that corpus's.
+ */
+export function fitPostings(stored: StoredPostings, passageCounts: readonly number[]): PostingStore {
+  const passageArticle = new Uint32Array(passageCounts.reduce((sum, count) => sum + count, 0));
+  let first = 0;
+  for (const [article, count] of passageCounts.entries()) {
+    passageArticle.fill(article, first, first + count);
+    first += count;
+  }
+  const { lengths } = stored;
+  for (const [name, count] of [
+    ['passageText', passageArticle.length],
+    ['passageContext', passageArticle.length],
+    ['articleText', passageCounts.length],
+    ['articleTitle', passageCounts.length],
+  ] as const) {
+    if (lengths[name].length !== count)
+      throw new PostingsFormatError(`lengths.${name} is for another corpus`);
+  }
+  return { ...stored, passageArticle };
 }

@@ -240,6 +240,41 @@ describe('startEngine with the index cache', () => {
     expect(cache.keyFor(corpus.version)).not.toBe(cache.keyFor(`${corpus.version}x`));
   });
 
+  it('checks a file read ahead before the corpus arrives, and refuses it for a corpus it was not made for', async () => {
+    const cold = await startWorkerEngine({ corpusPath: folder, cache });
+    const cited = (await cold.engine.answerAsync(QUESTION)).results[0]?.citation;
+    cold.engine.close();
+    const corpus = await loadCorpus(folder);
+    const prefetched = await cache.prefetch(await corpusOnDisk(folder));
+    expect(prefetched?.checked).toMatchObject({ postings: { terms: expect.any(Array) } });
+    expect((await cache.load(corpus, prefetched)).status).toBe('hit');
+
+    // Its checksum is checked ahead: a damaged file is found out before the corpus is read.
+    const file = cache.fileFor(cold.engine.version);
+    const original = await readFile(file);
+    const damaged = Buffer.from(original);
+    damaged[100]! ^= 0xff;
+    await writeFile(file, damaged);
+    const ahead = await cache.prefetch(await corpusOnDisk(folder));
+    expect(ahead?.checked).toContain('checksum');
+    expect(await cache.load(corpus, ahead)).toMatchObject({
+      status: 'corrupt',
+      reason: expect.stringContaining('checksum'),
+    });
+    const rebuilt = await startWorkerEngine({ corpusPath: folder, cache });
+    try {
+      expect(rebuilt).toMatchObject({ from: 'built', lookup: { status: 'corrupt', file } });
+      expect((await rebuilt.engine.answerAsync(QUESTION)).results[0]?.citation).toBe(cited);
+    } finally {
+      rebuilt.engine.close();
+    }
+
+    // Postings checked ahead for their own documents still have to fit the corpus's passages.
+    const fewer = { ...corpus, articles: corpus.articles.slice(1) };
+    const fresh = await cache.prefetch(await corpusOnDisk(folder));
+    expect(await cache.load(fewer, fresh)).toMatchObject({ status: 'corrupt' });
+  });
+
   it('reads ahead of the corpus only the cache file saved from the same files, never another corpus’s', async () => {
     expect(await cache.prefetch(await corpusOnDisk(folder))).toBeUndefined();
     const cold = await startWorkerEngine({ corpusPath: folder, cache });
