@@ -109,7 +109,9 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     const damaged = await ask(question, undefined, { INDEX_CACHE_DIR: cache });
     expect(damaged.code).toBe(0);
     expect(damaged.stderr).toContain('corpus and index from the cache');
-    expect(damaged.stderr).toMatch(/ask: the cache file was unusable \(.*damaged.*\); reading the corpus again/);
+    expect(damaged.stderr).toMatch(
+      /ask: the cache file was unusable \(.*damaged.*\); reading the corpus again/,
+    );
     expect(damaged.stderr).toContain('index built');
     expect(damaged.stdout).toBe(first.stdout);
     const next = await ask(question, undefined, { INDEX_CACHE_DIR: cache });
