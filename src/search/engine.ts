@@ -11,7 +11,7 @@ import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } 
 import { confidenceFeatures, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { inPeriod, type Period } from './period.ts';
-import { indexViews } from './postings/minisearch-view.ts';
+import { type IdList, indexViews } from './postings/minisearch-view.ts';
 import { PostingBuilder } from './postings/posting-builder.ts';
 import { PassageFrequencies, type PostingStore } from './postings/posting-store.ts';
 import { termLayout } from './proximity.ts';
@@ -170,7 +170,7 @@ export class Engine extends SearchEngine {
     lookup: CorpusLookup,
     ranking: RankingWeights = RANKING,
     model: RankingModel = RANKING_MODEL,
-    passageIds?: readonly string[],
+    passageIds?: IdList,
   ) {
     super(corpus, lookup);
     prepareEntities();
@@ -231,7 +231,7 @@ export class Engine extends SearchEngine {
     corpus: Corpus,
     postings: PostingStore,
     options: BuildOptions = {},
-    known?: { passageCounts: readonly number[]; passageIds: readonly string[] },
+    known?: { passageCounts: readonly number[]; passageIds: IdList },
   ): Engine {
     const lookup = known ? CorpusLookup.ofCounted(corpus, known.passageCounts) : CorpusLookup.of(corpus);
     return new Engine(corpus, postings, lookup, options.ranking, options.model, known?.passageIds);

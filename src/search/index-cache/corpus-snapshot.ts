@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Article, Corpus, Passage } from '../../corpus/article.ts';
+import type { IdList } from '../postings/minisearch-view.ts';
 
 /** Bump when the layout below changes. */
 const SNAPSHOT_LAYOUT = 4;
@@ -197,8 +198,8 @@ export interface RestoredCorpus {
   corpus: Corpus;
   /** Each article's passage count, in corpus order. */
   passageCounts: number[];
-  /** Every passage's id, in corpus order. */
-  passageIds: string[];
+  /** Every passage's id, in corpus order, each made when first asked for. */
+  passageIds: IdList;
 }
 
 /**
@@ -242,26 +243,33 @@ export function decodeCorpusSnapshot(indexBytes: Uint8Array, text: SnapshotText)
   const firstPassage = new Float64Array(articleCount + 1);
   const textStart = new Float64Array(articleCount + 1);
   const passageCounts = new Array<number>(articleCount);
-  const passageIds: string[] = [];
+  const articleOf = new Uint32Array(numbers.length / NUMBERS_PER_PASSAGE);
   let n = 0;
   let at = 0;
   for (let a = 0; a < articleCount; a++) {
-    const stored = head.articles[a]!;
-    const id = stored[0];
-    const count = stored[9];
+    const count = head.articles[a]![9];
     if (!Number.isSafeInteger(count) || count < 0 || n + count * NUMBERS_PER_PASSAGE > numbers.length) {
       throw layoutError();
     }
     firstPassage[a] = n / NUMBERS_PER_PASSAGE;
     textStart[a] = at;
     passageCounts[a] = count;
-    for (let index = 0; index < count; index++, n += NUMBERS_PER_PASSAGE) {
-      passageIds.push(passageId(id, numbers[n]!, numbers[n + 1]!));
-      at += numbers[n + 2]!;
-    }
+    articleOf.fill(a, n / NUMBERS_PER_PASSAGE, n / NUMBERS_PER_PASSAGE + count);
+    for (let end = n + count * NUMBERS_PER_PASSAGE; n < end; n += NUMBERS_PER_PASSAGE) at += numbers[n + 2]!;
   }
   textStart[articleCount] = at;
   if (n !== numbers.length || at !== text.byteLength) throw layoutError();
+  // A hundred thousand ids made at once would cost a cached call more than its question.
+  const made = new Array<string>(articleOf.length);
+  const passageIds: IdList = {
+    length: articleOf.length,
+    at(p: number): string | undefined {
+      if (!Number.isInteger(p) || p < 0 || p >= articleOf.length) return undefined;
+      const k = p * NUMBERS_PER_PASSAGE;
+      made[p] ??= passageId(head.articles[articleOf[p]!]![0], numbers[k]!, numbers[k + 1]!);
+      return made[p];
+    },
+  };
 
   const blockOf = new Uint32Array(articleCount);
   const blockStart: number[] = [];
@@ -342,7 +350,7 @@ export function decodeCorpusSnapshot(indexBytes: Uint8Array, text: SnapshotText)
     for (let index = 0, k = firstId * NUMBERS_PER_PASSAGE; index < count; index++, k += NUMBERS_PER_PASSAGE) {
       const to = from + numbers[k + 2]!;
       passages[index] = {
-        id: passageIds[firstId + index]!,
+        id: passageIds.at(firstId + index)!,
         articleId: id,
         paragraph: numbers[k]!,
         index,

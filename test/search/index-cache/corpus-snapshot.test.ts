@@ -141,9 +141,15 @@ describe('corpus snapshot', () => {
     const counted = countedText(textBytes);
     const restored = decodeCorpusSnapshot(Buffer.concat(index), counted);
     expect(restored.passageCounts).toEqual(corpus.articles.map((article) => article.passages.length));
-    expect(restored.passageIds).toEqual(
+    const { passageIds } = restored;
+    expect(Array.from({ length: passageIds.length }, (_, i) => passageIds.at(i))).toEqual(
       corpus.articles.flatMap((article) => article.passages.map((passage) => passage.id)),
     );
+    expect([passageIds.at(-1), passageIds.at(passageIds.length), passageIds.at(0.5)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(restored.corpus.articles.map(({ id, title, source }) => ({ id, title, source }))).toEqual(
       corpus.articles.map(({ id, title, source }) => ({ id, title, source })),
     );
