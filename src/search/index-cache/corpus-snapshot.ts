@@ -239,8 +239,8 @@ export function decodeCorpusSnapshot(indexBytes: Uint8Array, text: SnapshotText)
   const layoutError = () => new SnapshotFormatError('corpus snapshot text does not match its layout');
   const articleCount = head.articles.length;
 
-  // Where each article's numbers and text start, and the block each is in.
-  const firstPassage = new Float64Array(articleCount + 1);
+  // Where each article's passages and text start.
+  const firstPassage = new Float64Array(articleCount);
   const textStart = new Float64Array(articleCount + 1);
   const passageCounts = new Array<number>(articleCount);
   const articleOf = new Uint32Array(numbers.length / NUMBERS_PER_PASSAGE);
