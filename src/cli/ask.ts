@@ -2,12 +2,14 @@
  * `npm run ask -- "who threatened the mayor?"`: answers questions from the corpus in a terminal.
  * Answers go to stdout, diagnostics to stderr, so `npm run --silent ask -- --json ...` is pure JSON.
  */
+import { unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { CorpusError } from '../corpus/load-corpus.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
-import { openEngine } from '../search/index-cache/fast-start.ts';
+import { SnapshotFormatError } from '../search/index-cache/corpus-snapshot.ts';
+import { openEngine, type StartedEngine } from '../search/index-cache/fast-start.ts';
 import { indexCacheOf } from '../search/index-cache/index-cache.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { MAX_LIMIT, type SearchEngine } from '../search/search-engine.ts';
@@ -94,23 +96,22 @@ async function main(argv: string[]): Promise<number> {
   }
 
   loadLanguageModelWhenNeeded();
-  let engine: SearchEngine;
   try {
-    // The bot's own start: the persisted index in INDEX_CACHE_DIR when it matches the corpus (one file
-    // per corpus), else built and saved there for the next call; progress on stderr meanwhile. On this
-    // thread: a worker would only add its own start and a copy of the corpus to a one-off question. The
-    // parsed corpus is kept with the index, so that the next call need not parse unchanged files.
-    const config = { ...loadConfig(), CORPUS_PATH: options.corpus, INDEX_THREAD: 'main' as const };
-    const progress = startProgress({ label: 'ask' });
-    engine = (await openEngine(config, indexCacheOf(config), progress, { keepCorpus: true })).engine;
+    await answerAll(options);
+    return 0;
   } catch (error) {
     if (!(error instanceof CorpusError || error instanceof ConfigError)) throw error;
     process.stderr.write(`ask: ${stripControls(error.message)}\n`);
     return 1;
   }
+}
+
+/** Answers the question, or every line of stdin, on stdout. Throws `CorpusError`, `ConfigError`. */
+async function answerAll(options: ReturnType<typeof parse>): Promise<void> {
+  let started = await open(options.corpus);
 
   const style = makeStyle(wantsColour(process.stdout));
-  const answerOne = async (question: string): Promise<string> => {
+  const answerWith = async (engine: SearchEngine, question: string): Promise<string> => {
     if (options.timeline) {
       const timeline = await engine.timelineAsync(question, options.period ? { period: options.period } : {});
       return options.json ? `${inertJson(timelineToJson(timeline))}\n` : renderTimeline(timeline, style);
@@ -124,10 +125,24 @@ async function main(argv: string[]): Promise<number> {
     const closest = answer.results.length === 0 ? await engine.closestHeadlinesAsync(question) : [];
     return renderAnswer(answer, style, closest, disagreements);
   };
+  const answerOne = async (question: string): Promise<string> => {
+    try {
+      return await answerWith(started.engine, question);
+    } catch (error) {
+      // The restored corpus's text is checked block by block as a question first reads it: a block
+      // damaged on disk since it was saved is found only now. Never answered from: the cache file is
+      // removed, and the corpus read from its files again (and saved again).
+      if (!(error instanceof SnapshotFormatError) || started.lookup.status !== 'hit') throw error;
+      process.stderr.write(`ask: the cache file was unusable (${error.message}); reading the corpus again\n`);
+      await unlink(started.lookup.file).catch(() => undefined);
+      started = await open(options.corpus);
+      return answerWith(started.engine, question);
+    }
+  };
 
   if (!options.stdin) {
     process.stdout.write(await answerOne(options.question));
-    return 0;
+    return;
   }
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let first = true;
@@ -137,7 +152,17 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(await answerOne(line));
     first = false;
   }
-  return 0;
+}
+
+/**
+ * The bot's own start: the persisted index in INDEX_CACHE_DIR when it matches the corpus (one file per
+ * corpus), else built and saved there for the next call; progress on stderr meanwhile. On this thread:
+ * a worker would only add its own start and a copy of the corpus to a one-off question. The parsed
+ * corpus is kept with the index, so that the next call need not parse unchanged files.
+ */
+function open(corpus: string): Promise<StartedEngine<SearchEngine>> {
+  const config = { ...loadConfig(), CORPUS_PATH: corpus, INDEX_THREAD: 'main' as const };
+  return openEngine(config, indexCacheOf(config), startProgress({ label: 'ask' }), { keepCorpus: true });
 }
 
 process.exitCode = await main(process.argv.slice(2));

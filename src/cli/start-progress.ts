@@ -23,11 +23,8 @@ export function startProgress(options: StartProgressOptions): StartProgress {
   const elapsed = () => ((performance.now() - started) / 1000).toFixed(0);
   let line = { phase: 'reading the corpus', done: 0, total: 0, unit: '', passages: -1 };
   const describe = (bar: string) => {
-    const count =
-      line.total > 0
-        ? ` ${bar}${line.done.toLocaleString('en')}/${line.total.toLocaleString('en')} ${line.unit}`
-        : '';
-    const passages = line.passages >= 0 ? `, ${line.passages.toLocaleString('en')} passages` : '';
+    const count = line.total > 0 ? ` ${bar}${grouped(line.done)}/${grouped(line.total)} ${line.unit}` : '';
+    const passages = line.passages >= 0 ? `, ${grouped(line.passages)} passages` : '';
     return `${options.label}: ${line.phase}${count}${passages} · ${elapsed()} s`;
   };
   const barOptions: Options = {
@@ -81,10 +78,18 @@ export function startProgress(options: StartProgressOptions): StartProgress {
   };
 }
 
+/**
+ * `98,050`: a whole number with its thousands grouped, as `toLocaleString('en')` writes it, without
+ * loading ICU's locale data for it (a tenth of a second of a cached CLI call's CPU).
+ */
+export function grouped(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 /** "ready: 21,578 articles, 50,233 passages, index from the cache, in 4.1 s". */
 export function summarizeStart(summary: StartSummary): string {
   const parts = [
-    `ready: ${summary.articles.toLocaleString('en')} articles, ${summary.passages.toLocaleString('en')} passages`,
+    `ready: ${grouped(summary.articles)} articles, ${grouped(summary.passages)} passages`,
     summary.from === 'built'
       ? 'index built'
       : summary.corpusFromCache

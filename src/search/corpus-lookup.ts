@@ -87,6 +87,23 @@ export class CorpusLookup {
     return lookup;
   }
 
+  /**
+   * `of` for a corpus whose passage ids are all of the loader's form, `passageCounts[a]` passages in
+   * article `a`: its passages are not read (each is found through its article when first asked for).
+   */
+  static ofCounted(corpus: Corpus, passageCounts: readonly number[]): CorpusLookup {
+    const lookup = new CorpusLookup();
+    for (const [a, article] of corpus.articles.entries()) {
+      if (lookup.byArticleId.has(article.id)) {
+        lookup.add(article);
+        continue;
+      }
+      lookup.byArticleId.set(article.id, article);
+      lookup.passageCount += passageCounts[a]!;
+    }
+    return lookup;
+  }
+
   static of(corpus: Corpus): CorpusLookup {
     const lookup = new CorpusLookup();
     for (const article of corpus.articles) lookup.add(article);

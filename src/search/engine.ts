@@ -11,7 +11,7 @@ import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } 
 import { confidenceFeatures, focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { inPeriod, type Period } from './period.ts';
-import { indexViews } from './postings/minisearch-view.ts';
+import { type IdList, indexViews } from './postings/minisearch-view.ts';
 import { PostingBuilder } from './postings/posting-builder.ts';
 import { PassageFrequencies, type PostingStore } from './postings/posting-store.ts';
 import { termLayout } from './proximity.ts';
@@ -187,12 +187,14 @@ export class Engine extends SearchEngine {
     lookup: CorpusLookup,
     ranking: RankingWeights = RANKING,
     model: RankingModel = RANKING_MODEL,
+    passageIds?: IdList,
   ) {
     super(corpus, lookup);
     prepareEntities();
     this.postings = postings;
     const ids = {
-      passages: corpus.articles.flatMap((article) => article.passages.map((passage) => passage.id)),
+      passages:
+        passageIds ?? corpus.articles.flatMap((article) => article.passages.map((passage) => passage.id)),
       articles: corpus.articles.map((article) => article.id),
     };
     const views = indexViews(postings, ids, { passages: PASSAGE_INDEX, articles: ARTICLE_INDEX });
@@ -241,10 +243,18 @@ export class Engine extends SearchEngine {
 
   /**
    * Restores an engine from the `postings` of one built for the same corpus with the same analysis (the
-   * index cache checks both before it calls this).
+   * index cache checks both before it calls this). `known`: for a corpus whose articles read their
+   * passages only when first asked (restored from the CLI's snapshot), each article's passage count and
+   * every passage's id in order, all of the loader's form, so that none is read before it is searched.
    */
-  static fromPostings(corpus: Corpus, postings: PostingStore, options: BuildOptions = {}): Engine {
-    return new Engine(corpus, postings, CorpusLookup.of(corpus), options.ranking, options.model);
+  static fromPostings(
+    corpus: Corpus,
+    postings: PostingStore,
+    options: BuildOptions = {},
+    known?: { passageCounts: readonly number[]; passageIds: IdList },
+  ): Engine {
+    const lookup = known ? CorpusLookup.ofCounted(corpus, known.passageCounts) : CorpusLookup.of(corpus);
+    return new Engine(corpus, postings, lookup, options.ranking, options.model, known?.passageIds);
   }
 
   /** How rare a term is among passages (BM25's idf); a term the corpus lacks is as rare as can be. */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,6 +91,33 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     // INDEX_CACHE_DIR= (empty) turns the cache off.
     const off = await ask(['--corpus', file, 'cocoa prices'], undefined, { INDEX_CACHE_DIR: '' });
     expect(off.stderr).toContain('index built');
+  }, 120_000);
+
+  it('answers from the files when the cached corpus text is found damaged while answering, and saves it again', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'newsdesk-ask-damaged-'));
+    const cache = join(dir, 'cache');
+    const question = ['who threatened the mayor of Teteghem?'];
+    const first = await ask(question, undefined, { INDEX_CACHE_DIR: cache });
+    expect(first.code).toBe(0);
+    const [name] = await readdir(cache);
+    const file = join(cache, name!);
+    const bytes = await readFile(file);
+    // The snapshot's text ends the body, just before the trailer's newline: checked only as it is read.
+    bytes[bytes.lastIndexOf(0x0a) - 10]! ^= 0x20;
+    await writeFile(file, bytes);
+
+    const damaged = await ask(question, undefined, { INDEX_CACHE_DIR: cache });
+    expect(damaged.code).toBe(0);
+    expect(damaged.stderr).toContain('corpus and index from the cache');
+    expect(damaged.stderr).toMatch(
+      /ask: the cache file was unusable \(.*damaged.*\); reading the corpus again/,
+    );
+    expect(damaged.stderr).toContain('index built');
+    expect(damaged.stdout).toBe(first.stdout);
+    const next = await ask(question, undefined, { INDEX_CACHE_DIR: cache });
+    expect(next.stderr).toContain('corpus and index from the cache');
+    expect(next.stderr).not.toContain('unusable');
+    expect(next.stdout).toBe(first.stdout);
   }, 120_000);
 
   it('answers a real corpus (BBC) from the cache exactly as from its files, as `npm run ask` runs it', async () => {

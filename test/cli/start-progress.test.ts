@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { startProgress, summarizeStart } from '../../src/cli/start-progress.ts';
+import { grouped, startProgress, summarizeStart } from '../../src/cli/start-progress.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -57,5 +57,13 @@ describe('startProgress', () => {
     ).toBe(
       'ready: 3 articles, 52 passages, index from the cache, in 0.4 s (2 files not read: notes.doc, sub/; the index could not be saved to the cache: EACCES)',
     );
+  });
+});
+
+describe('grouped', () => {
+  it('groups thousands as toLocaleString("en") does', () => {
+    for (const count of [0, 7, 999, 1_000, 20_841, 98_050, 121_938, 1_000_000, 12_345_678]) {
+      expect(grouped(count)).toBe(count.toLocaleString('en'));
+    }
   });
 });

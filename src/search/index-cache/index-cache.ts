@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Corpus } from '../../corpus/article.ts';
@@ -7,10 +7,16 @@ import { yieldToEventLoop } from '../../event-loop.ts';
 import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { Engine } from '../engine.ts';
 import { encodePostings, fitPostings, readPostings, type StoredPostings } from '../postings/posting-codec.ts';
-import { decodeCorpusSnapshot, encodeCorpusSnapshot } from './corpus-snapshot.ts';
+import {
+  decodeCorpusSnapshot,
+  encodeCorpusSnapshot,
+  type RestoredCorpus,
+  type SnapshotText,
+  snapshotIndexLength,
+} from './corpus-snapshot.ts';
 
 /** Layout of the cache file itself; bump when the envelope below or the postings' layout changes. */
-const CACHE_FORMAT = 4;
+const CACHE_FORMAT = 5;
 
 const FILE_PREFIX = 'index-';
 const FILE_SUFFIX = '.idx';
@@ -29,7 +35,11 @@ interface CacheTrailer {
   corpusVersion: string;
   settingsFingerprint: string;
   savedAt: string;
-  /** sha256 of the corpus version, a NUL, and the body: the engine's postings, then the corpus snapshot. */
+  /**
+   * sha256 of the corpus version, a NUL, and the body: the engine's postings, then the corpus snapshot
+   * without its text, which holds a hash of each block of the text instead (`corpus-snapshot.ts`), so
+   * that `restore` reads and checks only the blocks a question reaches.
+   */
   checksum: string;
   /**
    * The `CorpusDigest` of the files the corpus was read from, when the body ends with the parsed corpus
@@ -215,10 +225,10 @@ export class IndexCache {
     await this.removeStaleTemporaryFiles();
     for (const { file } of await this.#files()) {
       if ((await readTrailer(file))?.files !== files) continue;
-      const read = await readEnvelope(file, cacheSizeBound(corpusBytes));
+      const read = await readWithoutCorpusText(file, cacheSizeBound(corpusBytes));
       if (read.status !== 'read') return read;
       const corrupt = (reason: string): CacheLookup => ({ status: 'corrupt', file, reason });
-      const { trailer, body } = read;
+      const { trailer, checked, postingsBytes, text } = read;
       const version = trailer.corpusVersion;
       if (
         typeof version !== 'string' ||
@@ -227,13 +237,15 @@ export class IndexCache {
       ) {
         return corrupt('envelope does not match its file name');
       }
-      const checked = checkBody(trailer, body, version);
-      if (typeof checked === 'string') return corrupt(checked);
-      if (checked.corpus === undefined) return corrupt('corpus snapshot length out of bounds');
+      if (trailer.checksum !== checksumOf(version, checked)) {
+        return corrupt('checksum does not match the content');
+      }
       try {
-        const corpus = decodeCorpusSnapshot(checked.corpus);
-        if (corpus.version !== version) return corrupt('corpus snapshot of another corpus version');
-        return { status: 'hit', engine: await restoreEngine(corpus, checked.postings, file), file };
+        const postings = readPostings(checked.subarray(0, postingsBytes));
+        const restored = decodeCorpusSnapshot(checked.subarray(postingsBytes), text);
+        if (restored.corpus.version !== version) return corrupt('corpus snapshot of another corpus version');
+        const engine = await restoreEngine(restored.corpus, postings, file, restored);
+        return { status: 'hit', engine, file };
       } catch (error) {
         return corrupt(error instanceof Error ? error.message : String(error));
       }
@@ -263,11 +275,16 @@ export class IndexCache {
       let corpusBytes = 0;
       const snapshot = files === undefined ? undefined : encodeCorpusSnapshot(engine.corpus);
       if (snapshot !== undefined) {
-        for (const chunk of snapshot) {
-          hash.update(chunk);
-          await write(chunk);
-          corpusBytes += chunk.byteLength;
-          await yieldToEventLoop();
+        for (const [checked, chunks] of [
+          [true, snapshot.index],
+          [false, snapshot.text],
+        ] as const) {
+          for (const chunk of chunks) {
+            if (checked) hash.update(chunk);
+            await write(chunk);
+            corpusBytes += chunk.byteLength;
+            await yieldToEventLoop();
+          }
         }
       }
       const trailer: CacheTrailer = {
@@ -369,6 +386,9 @@ async function readEnvelope(file: string, maxBytes: number): Promise<EnvelopeRea
   return { status: 'read', trailer: trailer as Partial<CacheTrailer>, body: bytes.subarray(0, newline) };
 }
 
+/** Closes the descriptor a restored corpus's text is read through once the corpus is gone. */
+const closeWhenCollected = new FinalizationRegistry<number>((fd) => closeSync(fd));
+
 /** Bytes read from the end of a cache file to find its trailer (a few hundred bytes long). */
 const TRAILER_READ_BYTES = 4096;
 
@@ -392,16 +412,22 @@ async function readTrailer(file: string): Promise<Partial<CacheTrailer> | undefi
   }
 }
 
-/** A cache file's body split into the postings and, when saved with it, the corpus snapshot after them. */
+/**
+ * A cache file's body split into the postings and, when saved with it, the corpus snapshot after them;
+ * `checkedBytes`: how much of the body the checksum covers (all but the snapshot's text).
+ */
 function bodyParts(
   trailer: Partial<CacheTrailer>,
   body: Buffer,
-): { postings: Buffer; corpus?: Buffer } | undefined {
+): { postings: Buffer; corpus?: Buffer; checkedBytes: number } | undefined {
   const corpusBytes = trailer.corpusBytes ?? 0;
   if (!Number.isSafeInteger(corpusBytes) || corpusBytes < 0 || corpusBytes > body.length) return undefined;
-  if (corpusBytes === 0) return { postings: body };
+  if (corpusBytes === 0) return { postings: body, checkedBytes: body.length };
   const at = body.length - corpusBytes;
-  return { postings: body.subarray(0, at), corpus: body.subarray(at) };
+  const corpus = body.subarray(at);
+  const indexBytes = snapshotIndexLength(corpus);
+  if (indexBytes === undefined || indexBytes > corpusBytes) return undefined;
+  return { postings: body.subarray(0, at), corpus, checkedBytes: at + indexBytes };
 }
 
 /** A cache file's body checked on its own: its postings read, and the corpus snapshot after them if any. */
@@ -421,7 +447,9 @@ type CheckedBody = CheckedParts | string;
 function checkBody(trailer: Partial<CacheTrailer>, body: Buffer, corpusVersion: string): CheckedBody {
   const parts = bodyParts(trailer, body);
   if (parts === undefined) return 'corpus snapshot length out of bounds';
-  if (trailer.checksum !== checksumOf(corpusVersion, body)) return 'checksum does not match the content';
+  if (trailer.checksum !== checksumOf(corpusVersion, body.subarray(0, parts.checkedBytes))) {
+    return 'checksum does not match the content';
+  }
   try {
     return { postings: readPostings(parts.postings), ...(parts.corpus ? { corpus: parts.corpus } : {}) };
   } catch (error) {
@@ -429,14 +457,100 @@ function checkBody(trailer: Partial<CacheTrailer>, body: Buffer, corpusVersion: 
   }
 }
 
-/** The engine over `corpus` from its checked postings; marks the file used, for eviction. */
-async function restoreEngine(corpus: Corpus, postings: StoredPostings, file: string): Promise<Engine> {
+/**
+ * For `restore`: a cache file's postings and corpus snapshot without its text, which stays on disk and
+ * is read block by block as the corpus's passages are first read (`corpus-snapshot.ts` checks each
+ * block's hash). Whatever the file holds, the answer is a read or "corrupt", never an exception.
+ */
+async function readWithoutCorpusText(
+  file: string,
+  maxBytes: number,
+): Promise<
+  | {
+      status: 'read';
+      trailer: Partial<CacheTrailer>;
+      checked: Buffer;
+      postingsBytes: number;
+      text: SnapshotText;
+    }
+  | Exclude<EnvelopeRead, { status: 'read' }>
+> {
+  const corrupt = (reason: string) => ({ status: 'corrupt' as const, file, reason });
+  let fd: number | undefined;
+  try {
+    // Synchronous reads, as the text is read later (`article.passages` is a property, not a promise).
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = fstatSync(fd);
+    if (!info.isFile()) return corrupt('not a regular file');
+    if (info.size > maxBytes) return corrupt(`${info.size} bytes, more than this corpus's index can take`);
+    const { size } = info;
+    const descriptor = fd;
+    const readAt = (position: number, length: number): Buffer => {
+      const bytes = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const n = readSync(descriptor, bytes, done, length - done, position + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return bytes.subarray(0, done);
+    };
+    const tail = readAt(Math.max(0, size - TRAILER_READ_BYTES), Math.min(size, TRAILER_READ_BYTES));
+    const newline = tail.lastIndexOf(0x0a);
+    if (newline < 0) return corrupt('no trailer');
+    let trailer: Partial<CacheTrailer>;
+    try {
+      trailer = JSON.parse(tail.subarray(newline + 1).toString('utf8'));
+    } catch {
+      return corrupt('trailer is not JSON');
+    }
+    const bodyBytes = size - tail.length + newline;
+    const corpusBytes = trailer?.corpusBytes;
+    if (!Number.isSafeInteger(corpusBytes) || corpusBytes! < 8 || corpusBytes! > bodyBytes) {
+      return corrupt('corpus snapshot length out of bounds');
+    }
+    const postingsBytes = bodyBytes - corpusBytes!;
+    const indexBytes = snapshotIndexLength(readAt(postingsBytes, 8));
+    if (indexBytes === undefined || indexBytes > corpusBytes!) {
+      return corrupt('corpus snapshot length out of bounds');
+    }
+    const checked = readAt(0, postingsBytes + indexBytes);
+    if (checked.length !== postingsBytes + indexBytes) return corrupt('truncated while read');
+    const textAt = postingsBytes + indexBytes;
+    const text: SnapshotText = {
+      byteLength: corpusBytes! - indexBytes,
+      read: (at, length) => readAt(textAt + at, length),
+    };
+    // The descriptor lives as long as the text can be read, and no longer.
+    closeWhenCollected.register(text, fd);
+    fd = undefined;
+    return { status: 'read', trailer, checked, postingsBytes, text };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'miss', reason: 'absent' };
+    return corrupt(`unreadable: ${String(error)}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The engine over `corpus` from its checked postings; marks the file used, for eviction. `restored`:
+ * the corpus came from a snapshot, whose passage counts and ids are known without reading its passages.
+ */
+async function restoreEngine(
+  corpus: Corpus,
+  postings: StoredPostings,
+  file: string,
+  restored?: RestoredCorpus,
+): Promise<Engine> {
   const engine = Engine.fromPostings(
     corpus,
     fitPostings(
       postings,
-      corpus.articles.map((article) => article.passages.length),
+      restored?.passageCounts ?? corpus.articles.map((article) => article.passages.length),
     ),
+    {},
+    restored,
   );
   // Marks it used: eviction takes the least recently used files first.
   const now = new Date();

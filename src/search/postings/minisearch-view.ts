@@ -247,9 +247,18 @@ function radixTree(
   });
 }
 
-/** Document short ids to ids, as MiniSearch reads them (`has`, `get`), over an array. */
+/**
+ * Documents' ids in short-id order: an array, or anything that makes the `i`th when asked (a corpus
+ * restored from the CLI's snapshot makes its passages' ids only for the passages a search returns).
+ */
+export interface IdList {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
+/** Document short ids to ids, as MiniSearch reads them (`has`, `get`). */
 class DocumentIds {
-  constructor(private readonly ids: readonly string[]) {}
+  constructor(private readonly ids: IdList) {}
 
   get size(): number {
     return this.ids.length;
@@ -260,11 +269,11 @@ class DocumentIds {
   }
 
   get(doc: number): string | undefined {
-    return this.ids[doc];
+    return this.ids.at(doc);
   }
 
   *[Symbol.iterator](): IterableIterator<[number, string]> {
-    yield* this.ids.entries();
+    for (let doc = 0; doc < this.ids.length; doc++) yield [doc, this.ids.at(doc)!];
   }
 }
 
@@ -272,10 +281,10 @@ class DocumentIds {
 class ShortIds {
   #map: Map<string, number> | undefined;
 
-  constructor(private readonly ids: readonly string[]) {}
+  constructor(private readonly ids: IdList) {}
 
   get #byId(): Map<string, number> {
-    this.#map ??= new Map(this.ids.map((id, i) => [id, i]));
+    this.#map ??= new Map(Array.from({ length: this.ids.length }, (_, i) => [this.ids.at(i)!, i]));
     return this.#map;
   }
 
@@ -319,7 +328,7 @@ class FieldLengths {
  */
 function miniSearchOver<T>(
   options: Options<T>,
-  ids: readonly string[],
+  ids: IdList,
   fields: readonly Field[],
   terms: readonly string[],
   holds: (t: number) => boolean,
@@ -383,7 +392,7 @@ function inOrder(options: Options<unknown>, fields: Record<string, Field>): Fiel
  */
 export function indexViews<P, A>(
   store: PostingStore,
-  ids: { passages: readonly string[]; articles: readonly string[] },
+  ids: { passages: IdList; articles: IdList },
   options: { passages: Options<P>; articles: Options<A>; derivedBudget?: number },
 ): IndexViews<P, A> {
   const budget = options.derivedBudget ?? DERIVED_POSTINGS_BUDGET;

@@ -3,17 +3,39 @@ import type { Corpus } from '../../../src/corpus/article.ts';
 import { loadCorpus, makeCorpus } from '../../../src/corpus/load-corpus.ts';
 import {
   decodeCorpusSnapshot,
+  type EncodedSnapshot,
   encodeCorpusSnapshot,
   SnapshotFormatError,
+  type SnapshotText,
+  textInMemory,
 } from '../../../src/search/index-cache/corpus-snapshot.ts';
 import { BUNDLED_CORPUS, DATED_CORPUS } from '../../support/temp-corpus.ts';
 
 const BBC = new URL('../../../../shared/data/bbc/bbc.jsonl', import.meta.url).pathname;
 
+function encoded(corpus: Corpus): EncodedSnapshot {
+  const snapshot = encodeCorpusSnapshot(corpus);
+  if (snapshot === undefined) throw new Error('not encoded');
+  return snapshot;
+}
+
 function roundTrip(corpus: Corpus): Corpus {
-  const chunks = encodeCorpusSnapshot(corpus);
-  if (chunks === undefined) throw new Error('not encoded');
-  return decodeCorpusSnapshot(Buffer.concat(chunks));
+  const { index, text } = encoded(corpus);
+  return decodeCorpusSnapshot(Buffer.concat(index), textInMemory(Buffer.concat(text))).corpus;
+}
+
+/** The snapshot's text in memory, counting the bytes read from it. */
+function countedText(bytes: Uint8Array): SnapshotText & { bytesRead: number } {
+  const text = textInMemory(bytes);
+  const counted = {
+    byteLength: text.byteLength,
+    bytesRead: 0,
+    read: (position: number, length: number) => {
+      counted.bytesRead += length;
+      return text.read(position, length);
+    },
+  };
+  return counted;
 }
 
 describe('corpus snapshot', () => {
@@ -71,8 +93,7 @@ describe('corpus snapshot', () => {
         passages: [{ id: 'r#1', articleId: 'r', paragraph: 1, index: 0, text }],
       },
     ]);
-    const chunks = encodeCorpusSnapshot(corpus) ?? [];
-    expect(chunks.at(-1)?.byteLength).toBe(text.length);
+    expect(Buffer.concat(encoded(corpus).text).byteLength).toBe(text.length);
     expect(roundTrip(corpus)).toStrictEqual({ ...corpus, skipped: [] });
   });
 
@@ -95,13 +116,81 @@ describe('corpus snapshot', () => {
   });
 
   it('refuses bytes it did not write, truncated or of another layout, with a SnapshotFormatError', async () => {
-    const bytes = Buffer.concat(encodeCorpusSnapshot(await loadCorpus(BUNDLED_CORPUS)) ?? []);
+    const { index, text } = encoded(await loadCorpus(BUNDLED_CORPUS));
+    const bytes = Buffer.concat(index);
+    const textBytes = Buffer.concat(text);
     for (const bad of [
       bytes.subarray(0, 6),
       bytes.subarray(0, bytes.length - 1),
+      Buffer.concat([bytes, Buffer.from('x')]),
       Buffer.from('{}{}{}{}{}'),
     ]) {
-      expect(() => decodeCorpusSnapshot(bad)).toThrow(SnapshotFormatError);
+      expect(() => decodeCorpusSnapshot(bad, textInMemory(textBytes))).toThrow(SnapshotFormatError);
     }
+    // Text of another length than the passages' lengths add up to.
+    for (const bad of [textBytes.subarray(1), Buffer.concat([textBytes, Buffer.from('x')])]) {
+      expect(() => decodeCorpusSnapshot(bytes, textInMemory(bad))).toThrow(SnapshotFormatError);
+    }
+  });
+
+  it("decodes an article's passages only when they are first read, reading its block of text alone: the same passages as a whole decode", async () => {
+    const corpus = await loadCorpus(BBC);
+    const { index, text } = encoded(corpus);
+    expect(text.length).toBeGreaterThan(100);
+    const textBytes = Buffer.concat(text);
+    const counted = countedText(textBytes);
+    const restored = decodeCorpusSnapshot(Buffer.concat(index), counted);
+    expect(restored.passageCounts).toEqual(corpus.articles.map((article) => article.passages.length));
+    const { passageIds } = restored;
+    expect(Array.from({ length: passageIds.length }, (_, i) => passageIds.at(i))).toEqual(
+      corpus.articles.flatMap((article) => article.passages.map((passage) => passage.id)),
+    );
+    expect([passageIds.at(-1), passageIds.at(passageIds.length), passageIds.at(0.5)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(restored.corpus.articles.map(({ id, title, source }) => ({ id, title, source }))).toEqual(
+      corpus.articles.map(({ id, title, source }) => ({ id, title, source })),
+    );
+    expect(counted.bytesRead).toBe(0);
+
+    const some = [0, 1, 900, corpus.articles.length - 1];
+    for (const a of some)
+      expect(restored.corpus.articles[a]!.passages).toStrictEqual(corpus.articles[a]!.passages);
+    // Each read is one block of whole articles, a few tens of kilobytes, never the whole text.
+    expect(counted.bytesRead).toBeGreaterThan(0);
+    expect(counted.bytesRead).toBeLessThan(
+      Math.max(...text.map((block) => block.byteLength)) * some.length + 1,
+    );
+    // Read again, an article's passages are the same objects: decoded once.
+    expect(restored.corpus.articles[900]!.passages).toBe(restored.corpus.articles[900]!.passages);
+
+    expect(restored.corpus).toStrictEqual(corpus);
+    expect(counted.bytesRead).toBe(textBytes.byteLength);
+  });
+
+  it('finds a damaged block of text when it is first read, and never gives its text; other blocks still read', async () => {
+    const corpus = await loadCorpus(BBC);
+    const { index, text } = encoded(corpus);
+    const textBytes = Buffer.concat(text);
+    // One byte of the third block changed: a letter's case, the same length.
+    const at = text[0]!.byteLength + text[1]!.byteLength + 10;
+    textBytes[at]! ^= 0x20;
+    const restored = decodeCorpusSnapshot(Buffer.concat(index), textInMemory(textBytes)).corpus;
+    const refused: number[] = [];
+    for (const [a, article] of restored.articles.entries()) {
+      try {
+        expect(article.passages).toStrictEqual(corpus.articles[a]!.passages);
+      } catch (error) {
+        expect(error).toBeInstanceOf(SnapshotFormatError);
+        expect(String(error)).toContain('damaged');
+        refused.push(a);
+      }
+    }
+    // The articles of that one block, refused every time they are read.
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.at(-1)! - refused[0]!).toBe(refused.length - 1);
+    expect(() => restored.articles[refused[0]!]!.passages).toThrow(SnapshotFormatError);
   });
 });

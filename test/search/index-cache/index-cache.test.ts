@@ -3,6 +3,7 @@ import { readdir, readFile, rename, stat, truncate, unlink, utimes, writeFile } 
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../../src/corpus/load-corpus.ts';
+import { SnapshotFormatError } from '../../../src/search/index-cache/corpus-snapshot.ts';
 import { startEngine, startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
 import { corpusOnDisk, IndexCache } from '../../../src/search/index-cache/index-cache.ts';
 import { copyOfBundledCorpus, DATED_CORPUS, LIGHTHOUSE } from '../../support/temp-corpus.ts';
@@ -377,8 +378,10 @@ describe('startEngine keeping the parsed corpus with its index (keepCorpus: the 
     const cold = await keeping(folder, counted.load);
     const file = cache.fileFor(cold.engine.version);
     const bytes = await readFile(file);
-    // The corpus snapshot is the end of the body, just before the trailer's newline.
-    bytes[bytes.lastIndexOf(0x0a) - 10]! ^= 0x20;
+    const newline = bytes.lastIndexOf(0x0a);
+    const { corpusBytes } = JSON.parse(bytes.subarray(newline + 1).toString('utf8'));
+    // A byte of the snapshot's head (its articles' metadata), which the checksum covers.
+    bytes[newline - corpusBytes + 8 + 20]! ^= 0x20;
     await writeFile(file, bytes);
 
     const rebuilt = await keeping(folder, counted.load);
@@ -390,6 +393,23 @@ describe('startEngine keeping the parsed corpus with its index (keepCorpus: the 
     expect(rebuilt.engine.answer(QUESTION)).toEqual(cold.engine.answer(QUESTION));
     expect((await keeping(folder, counted.load)).from).toBe('cache');
     expect(counted.reads).toBe(2);
+  });
+
+  it('finds damaged text of the corpus snapshot when a passage of it is first read, never giving other text', async () => {
+    const counted = countingLoad();
+    const cold = await keeping(folder, counted.load);
+    const file = cache.fileFor(cold.engine.version);
+    const bytes = await readFile(file);
+    // The text is the end of the body, just before the trailer's newline; checked by its blocks' hashes.
+    bytes[bytes.lastIndexOf(0x0a) - 10]! ^= 0x20;
+    await writeFile(file, bytes);
+
+    const warm = await keeping(folder, counted.load);
+    expect(warm).toMatchObject({ from: 'cache', lookup: { status: 'hit' } });
+    expect(counted.reads).toBe(1);
+    const last = warm.engine.corpus.articles.at(-1)!;
+    expect(() => last.passages).toThrow(SnapshotFormatError);
+    expect(() => warm.engine.answer(QUESTION)).toThrow(SnapshotFormatError);
   });
 
   it('adds the parsed corpus to an index a worker saved without it, so that the next start reads nothing', async () => {
