@@ -7,7 +7,7 @@
 import type { Article } from '../corpus/article.ts';
 import type { AnswerResult } from '../search/answer.ts';
 import type { Located } from '../search/corpus-lookup.ts';
-import { align } from './align.ts';
+import { type AlignOp, align } from './align.ts';
 import { type Word, widen, wordsOf } from './words.ts';
 
 export type DisagreementKind = 'number' | 'date' | 'name';
@@ -29,11 +29,46 @@ export interface Disagreement {
 const DATE_WORDS =
   /^(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|today|tomorrow)$/;
 
+// Both words of one kind: two unrelated passages aligned word by word pair "for" with "January" and
+// "President" with "half"; a figure, a day or a name given differently is one put in another's place.
 function kindOf(a: Word, b: Word): DisagreementKind | null {
-  if (DATE_WORDS.test(a.norm) || DATE_WORDS.test(b.norm)) return 'date';
-  if (a.kind === 'number' || b.kind === 'number') return 'number';
-  if (a.capitalised && b.capitalised && a.kind === 'content' && b.kind === 'content') return 'name';
+  if (DATE_WORDS.test(a.norm) && DATE_WORDS.test(b.norm)) return 'date';
+  if (a.kind === 'number' && b.kind === 'number') return 'number';
+  if (a.capitalised && b.capitalised && a.kind === 'content' && b.kind === 'content') {
+    return sameLetters(a.norm, b.norm) ? null : 'name';
+  }
   return null;
+}
+
+/** "Freight" / "Frieght": a misspelling, not another name. */
+function sameLetters(a: string, b: string): boolean {
+  return [...a].sort().join('') === [...b].sort().join('');
+}
+
+/**
+ * The quote's words that `ops` changed for a value of another outlet: each in a run of changed words of
+ * one kind between words the two texts share (or the quote's edge). A change among other changes is two
+ * different texts, not one report giving one value differently.
+ */
+function substitutions(quote: readonly Word[], ops: readonly AlignOp[]): Map<number, DisagreementKind> {
+  const op = new Map<number, AlignOp>();
+  for (const each of ops) if (each.op !== 'dropped') op.set(quote.indexOf(each.quote), each);
+  const changedKind = (at: number): DisagreementKind | null => {
+    const each = op.get(at);
+    return each?.op === 'changed' ? kindOf(each.quote, each.passage) : null;
+  };
+  const agrees = (at: number) =>
+    at < 0 || at >= quote.length || ['same', 'form'].includes(op.get(at)?.op ?? '');
+  const found = new Map<number, DisagreementKind>();
+  for (let from = 0; from < quote.length; from++) {
+    const kind = changedKind(from);
+    if (!kind) continue;
+    let to = from;
+    while (changedKind(to + 1) === kind) to++;
+    if (agrees(from - 1) && agrees(to + 1)) for (let at = from; at <= to; at++) found.set(at, kind);
+    from = to;
+  }
+  return found;
 }
 
 /** What of `passages` the check needs: a way to find a cited passage. */
@@ -54,13 +89,16 @@ export function disagreementsOf(
   for (const citation of result.alsoReportedBy) {
     const located = source.passage(citation);
     if (!located) continue;
+    const { ops } = align(quote, wordsOf(located.passage.text));
+    const changed = substitutions(quote, ops);
+    for (const [at, kind] of changed) if (!disputed.has(at)) disputed.set(at, kind);
+    // An outlet's value is a word it shares with the quote or one it gives in its place, never a word
+    // the alignment merely paired with it.
     const byQuoteWord = new Map<number, Word>();
-    for (const op of align(quote, wordsOf(located.passage.text)).ops) {
+    for (const op of ops) {
       if (op.op === 'added' || op.op === 'dropped') continue;
       const at = quote.indexOf(op.quote);
-      byQuoteWord.set(at, op.passage);
-      const kind = op.op === 'changed' ? kindOf(op.quote, op.passage) : null;
-      if (kind && !disputed.has(at)) disputed.set(at, kind);
+      if (op.op !== 'changed' || changed.has(at)) byQuoteWord.set(at, op.passage);
     }
     readings.push({ located, byQuoteWord });
   }

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
-import { disagreementsIn } from '../../src/factcheck/outlets-differ.ts';
+import { disagreementsIn, disagreementsOf } from '../../src/factcheck/outlets-differ.ts';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Engine } from '../../src/search/engine.ts';
 import { type Harness, member, startHarness, textOf } from '../e2e/harness.ts';
@@ -76,6 +79,53 @@ describe('GIVEN three outlets reporting one statement with different figures and
       results: { outletsDiffer: { kind: string }[] }[];
     };
     expect(json.results[0]?.outletsDiffer.map((d) => d.kind)).toEqual(['number', 'date']);
+  });
+});
+
+// Reports the answer grouped as one fact without being one text: aligned word by word they paired
+// "for" with "January" and "President" with "half", and the CLI said the outlets differed on them.
+describe('GIVEN Reuters reports grouped with an answer on the Bundesbank (the shared Reuters file)', () => {
+  let engine: Engine;
+  const textOf = (citation: string) => engine.passage(citation)?.passage.text.replace(/\s+/g, ' ') ?? '';
+  beforeAll(async () => {
+    const ids = new Set(['reuters-20038', 'reuters-8137', 'reuters-13670', 'reuters-14302']);
+    const lines = (await readFile('../shared/data/reuters/reuters21578.jsonl', 'utf8'))
+      .split('\n')
+      .filter((line) => ids.has(/"id": *"([^"]+)"/.exec(line)?.[1] ?? ''));
+    const dir = await mkdtemp(path.join(tmpdir(), 'outlets-'));
+    await writeFile(path.join(dir, 'reuters.jsonl'), `${lines.join('\n')}\n`);
+    engine = Engine.build(await loadCorpus(dir));
+    await rm(dir, { recursive: true });
+  });
+
+  it('says nothing where the other report is another text, not the same one with a value changed', () => {
+    // The quote `npm run ask` showed for "what did the Bundesbank say about interest rates?".
+    const quote =
+      'Rises in West German and international interest rates are a cause for concern and the Bundesbank has no interest in higher capital market rates, Bundesbank President Karl Otto Poehl said.';
+    expect(textOf('reuters-20038#1')).toContain(quote);
+    const result = {
+      citation: 'reuters-20038#1',
+      quote,
+      alsoReportedBy: ['reuters-8137#6'],
+      publisher: null,
+      title: 'POEHL',
+    };
+    expect(disagreementsOf(result, engine)).toEqual([]);
+  });
+
+  it('still gives the figures two reports of one market give differently', () => {
+    const result = {
+      citation: 'reuters-13670#1',
+      quote: textOf('reuters-13670#1'),
+      alsoReportedBy: ['reuters-14302#1'],
+      publisher: null,
+      title: 'LME',
+    };
+    const values = disagreementsOf(result, engine).map(
+      (d) => `${d.kind}: ${d.values.map((v) => v.value).join(' / ')}`,
+    );
+    expect(values).toContain('number: 883 / 879');
+    expect(values).toContain('number: 1,417 / 1,410');
   });
 });
 
