@@ -84,14 +84,21 @@ function letGoOf(count: number): void {
   }
 }
 
+/**
+ * `word` as a string of its own. V8 cuts words of 13 characters or more out of their text as slices
+ * that keep all of it alive; a passage's text read from the shared corpus is a fresh string at each
+ * reading, so a remembered slice would keep a copy of its passage. A JSON round trip copies the
+ * characters into a new string.
+ */
+function detached(word: string): string {
+  return word.length >= 13 ? (JSON.parse(JSON.stringify(word)) as string) : word;
+}
+
 /** The terms one raw word contributes (see `analyzeWord`), remembered. */
 export function termsOfWord(raw: string): readonly string[] {
   let terms = wordCache.get(raw);
   if (terms === undefined) {
-    // V8 cuts words of 13 characters or more out of their text as slices that keep all of it alive; a
-    // passage's text read from the shared corpus is a fresh string at each reading, so a remembered
-    // slice would keep a copy of its passage. A copy of the word keeps only the word.
-    const word = raw.length >= 13 ? (JSON.parse(JSON.stringify(raw)) as string) : raw;
+    const word = detached(raw);
     terms = analyzeWord(word);
     if (wordCache.size >= wordLimit) letGoOf(wordLimit / 4);
     wordCache.set(word, terms);
