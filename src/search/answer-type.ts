@@ -29,7 +29,7 @@ export function answerTypeOf(question: string): AnswerType {
     return 'person';
   }
   if (/\b(?:when|what (?:year|day|date|time|month))\b/.test(q)) return 'time';
-  if (/\b(?:where|what (?:country|city|town|place))\b/.test(q)) return 'place';
+  if (/\b(?:where|whereabouts|what (?:country|city|town|place))\b/.test(q)) return 'place';
   return 'other';
 }
 

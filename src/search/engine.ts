@@ -10,6 +10,7 @@ import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { confidenceFeatures, focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
+import { everydayShare } from './everyday-words.ts';
 import { inPeriod, type Period } from './period.ts';
 import { type IdList, indexViews } from './postings/minisearch-view.ts';
 import { PostingBuilder } from './postings/posting-builder.ts';
@@ -261,8 +262,11 @@ export class Engine extends SearchEngine {
   private weight(term: string): number {
     let weight = this.weights.get(term);
     if (weight === undefined) {
-      const df = this.documentFrequency.get(term) ?? 0;
-      weight = Math.log(1 + (this.passageCount - df + 0.5) / (df + 0.5));
+      // The corpus's passages and as many of everyday English's as `everydayPassages` (see everyday-words.ts).
+      const prior = this.ranking.everydayPassages;
+      const df = (this.documentFrequency.get(term) ?? 0) + prior * everydayShare(term);
+      const passages = this.passageCount + prior;
+      weight = Math.log(1 + (passages - df + 0.5) / (df + 0.5));
       this.weights.set(term, weight);
     }
     return weight;

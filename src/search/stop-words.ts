@@ -10,7 +10,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   mustnt my myself no nor not of off on once only or other ought our ours ourselves out over own same
   shant she shed shell shes should shouldnt so some such than that thats the their theirs them themselves
   then there theres these they theyd theyll theyre theyve this those through to too under until up very
-  was wasnt we wed well were weve werent what whats when whens where wheres which while who whos whom why
+  was wasnt we wed well were weve werent what whats when whens where whereabouts wheres which while who whos whom why
   whys with wont would wouldnt you youd youll youre youve your yours yourself yourselves also just will
   s t d ll m re ve much many whose per`.split(/\s+/),
 );
