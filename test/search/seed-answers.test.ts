@@ -85,8 +85,8 @@ describe('answers from the seed corpus', () => {
 
   // "How many people live in Dunkirk?" left this list when the confidence learnt what a question is
   // about: its nouns (people, Dunkirk) are all in the first passage's neighbourhood, and the missing
-  // number weighs little in the fit; it is now answered with the passage on violent people (README,
-  // issue 10, known misses).
+  // number weighs little in the fit; it is now answered with "Teteghem, near Dunkirk" (with the
+  // passage on violent people before the everyday-English prior; README, issue 10, known misses).
   it.each([
     'What is the capital of Australia?',
     'Who won the World Cup in 2018?',
