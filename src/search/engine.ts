@@ -608,7 +608,8 @@ export class Engine extends SearchEngine {
     }));
     candidate.evidence = {
       terms,
-      passages: this.passageCount,
+      // The passages the weights are reckoned over: the corpus's and the everyday-English prior's.
+      passages: this.passageCount + this.ranking.everydayPassages,
       rarestMatchedDf,
       matchedIdf,
       speaksOfAsker,

@@ -147,10 +147,10 @@ describe('GIVEN the bot on a dated corpus (a dock strike, 1987-2015), logged in 
 
   it('a question refused with a year named says nothing from then answers it, and dates the closest headlines', async () => {
     const { data } = await send(
-      chatInput('ask', { question: 'Gravelines dock strike in 1990', limit: 1 }, member),
+      chatInput('ask', { question: 'Gravelines dock fire in 1990', limit: 1 }, member),
     ).final();
     expect(String(data.content)).toBe(
-      '**No coverage found** for “Gravelines dock strike in 1990”. Nothing in the archive from 1990 answers it, and a guess would be worse than no answer.',
+      '**No coverage found** for “Gravelines dock fire in 1990”. Nothing in the archive from 1990 answers it, and a guess would be worse than no answer.',
     );
     expect(textOf(data)).toContain(
       '• Pension deal ends Gravelines dock strike (2015-08-31) — `dock-strike-ends`',
