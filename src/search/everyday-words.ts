@@ -12,7 +12,7 @@ import { analyze } from './analyze.ts';
  */
 const FILE = new URL('./everyday-words.txt', import.meta.url);
 
-/** Words used fewer times than this in the 51 million are left out (about 12,000 of 74,000 are kept). */
+/** Words used fewer times than this in the 51 million are left out: 12,000 of its 74,000 words are kept (7,900 terms). */
 const RAREST_COUNTED = 100;
 
 /** Words of a news paragraph, about: what "a passage holds the term" is reckoned over. */
