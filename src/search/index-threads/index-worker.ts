@@ -6,9 +6,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
 import { CorpusError, loadCorpus } from '../../corpus/load-corpus.ts';
 import { openSharedCorpus, shareCorpus } from '../../corpus/shared-corpus.ts';
-import { prepareEntities } from '../../text/entities.ts';
+import { loadLanguageModelWhenNeeded, prepareEntities } from '../../text/entities.ts';
 import { Engine } from '../engine.ts';
 import { corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
+import { encodePostings, fitPostings, readPostings } from '../postings/posting-codec.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -43,7 +44,9 @@ async function readCorpus(): Promise<void> {
   report({ kind: 'corpus', corpus: (await shareCorpus(read)).shared });
 }
 
-async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
+type Ready = Extract<IndexWorkerStatus, { kind: 'ready' }>;
+
+async function open(): Promise<{ engine: Engine; status: Ready }> {
   const cache = new IndexCache({
     dir: data.cacheDir,
     settingsFingerprint: data.settingsFingerprint,
@@ -74,7 +77,7 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
     sliceMs: 250,
     onProgress: (done, total) => report({ kind: 'progress', done, total }),
   });
-  const status: IndexWorkerStatus = {
+  const status: Ready = {
     kind: 'ready',
     version: corpus.version,
     from: 'built',
@@ -93,6 +96,40 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
     status.saveMs = performance.now() - saving;
   }
   return { engine, status };
+}
+
+/**
+ * Serves from the postings a building worker handed over (`IndexWorkerData.postings`), read in place
+ * from the shared bytes: a heap as lean as a start from the persisted index. The status says how the
+ * index came to be; the building worker's says it better, and the main thread reports that one.
+ */
+async function openHandedOver(postings: SharedArrayBuffer): Promise<{ engine: Engine; status: Ready }> {
+  const started = performance.now();
+  const arriving = corpusMessage();
+  prepareEntities();
+  const corpus = await arriving;
+  const stored = readPostings(new Uint8Array(postings));
+  const counts = corpus.articles.map((article) => article.passages.length);
+  const engine = Engine.fromPostings(corpus, fitPostings(stored, counts));
+  const indexMs = performance.now() - started;
+  const cache = { status: 'miss', reason: 'disabled' } as const;
+  return {
+    engine,
+    status: { kind: 'ready', version: corpus.version, from: 'built', cache, indexMs, saveMs: 0 },
+  };
+}
+
+/** The postings of `engine` in one shared buffer, as `encodePostings` lays them out. */
+function sharedPostings(engine: Engine): SharedArrayBuffer {
+  const chunks = encodePostings(engine.postings);
+  const shared = new SharedArrayBuffer(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  const bytes = new Uint8Array(shared);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return shared;
 }
 
 function serve(engine: Engine): void {
@@ -124,6 +161,15 @@ function serve(engine: Engine): void {
 try {
   if (data.corpusFrom === 'path') {
     await readCorpus();
+  } else if (data.handOff) {
+    // Only the workers that serve answer questions: no language model here.
+    loadLanguageModelWhenNeeded();
+    const { engine, status } = await open();
+    report({ ...status, postings: sharedPostings(engine) });
+  } else if (data.postings) {
+    const opened = await openHandedOver(data.postings);
+    serve(opened.engine);
+    report(opened.status);
   } else {
     const opened = await open();
     serve(opened.engine);
