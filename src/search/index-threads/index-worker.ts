@@ -10,6 +10,7 @@ import { loadLanguageModelWhenNeeded, prepareEntities } from '../../text/entitie
 import { Engine } from '../engine.ts';
 import { corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
 import { encodePostings, fitPostings, readPostings } from '../postings/posting-codec.ts';
+import { collectGarbage, collectingEvery } from './collect-garbage.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -20,6 +21,11 @@ import type {
 import { threadMemory } from './thread-memory.ts';
 
 const data = workerData as IndexWorkerData;
+/**
+ * How often a reload's reading or building worker collects its garbage (see `collect-garbage.ts`): a
+ * full collection of its heap takes tens of milliseconds, on its own thread.
+ */
+const COLLECT_EVERY_MS = 1000;
 const report = (status: IndexWorkerStatus) => parentPort?.postMessage(status);
 
 function corpusMessage(): Promise<Corpus> {
@@ -36,11 +42,13 @@ function corpusMessage(): Promise<Corpus> {
 async function readCorpus(): Promise<void> {
   let read: Corpus;
   try {
-    read = await loadCorpus(data.corpusPath);
+    // The garbage of parsing (each file's bytes and lines) collected as it goes, not left to pile up.
+    read = await loadCorpus(data.corpusPath, { onProgress: collectingEvery(COLLECT_EVERY_MS) });
   } catch (error) {
     if (error instanceof CorpusError) report({ kind: 'refused', problems: error.problems });
     throw error;
   }
+  collectGarbage();
   report({ kind: 'corpus', corpus: (await shareCorpus(read)).shared });
 }
 
@@ -72,11 +80,17 @@ async function open(): Promise<{ engine: Engine; status: Ready }> {
       status: { kind: 'ready', version: corpus.version, from: 'cache', cache: cached, indexMs, saveMs: 0 },
     };
   }
-  // Nothing else runs on this thread yet: the slices are only there to report progress.
+  // Nothing else runs on this thread yet: the slices are only there to report progress (and, on a
+  // worker that builds and ends, to collect the analysis's garbage as it goes).
+  const collect = data.handOff ? collectingEvery(COLLECT_EVERY_MS) : () => undefined;
   const engine = await Engine.buildAsync(corpus, {
     sliceMs: 250,
-    onProgress: (done, total) => report({ kind: 'progress', done, total }),
+    onProgress: (done, total) => {
+      report({ kind: 'progress', done, total });
+      collect();
+    },
   });
+  if (data.handOff) collectGarbage();
   const status: Ready = {
     kind: 'ready',
     version: corpus.version,
@@ -111,6 +125,8 @@ async function openHandedOver(postings: SharedArrayBuffer): Promise<{ engine: En
   const stored = readPostings(new Uint8Array(postings));
   const counts = corpus.articles.map((article) => article.passages.length);
   const engine = Engine.fromPostings(corpus, fitPostings(stored, counts));
+  // Before it serves: what restoring left behind goes now, not beside the old workers.
+  collectGarbage();
   const indexMs = performance.now() - started;
   const cache = { status: 'miss', reason: 'disabled' } as const;
   return {
