@@ -160,9 +160,14 @@ export class IndexThread {
 
   /** Ends the worker; calls in flight and later calls fail with `why`. */
   close(why: string): void {
+    void this.end(why);
+  }
+
+  /** `close`, resolving once the worker has ended and its heap is given back. */
+  async end(why: string): Promise<void> {
     this.#stop(why);
     this.#port.close();
-    void this.#worker.terminate();
+    await this.#worker.terminate();
   }
 
   #settle(reply: IndexReply): void {

@@ -138,7 +138,8 @@ export class WorkerEngine extends SearchEngine {
       shared = await reader.corpus;
       corpus = await readSharedCorpus(shared);
     } finally {
-      reader.close('the corpus was read');
+      // Its heap given back before a worker that builds starts beside the old ones.
+      await reader.end('the corpus was read');
     }
     let taken = false;
     return {
@@ -196,7 +197,8 @@ export class WorkerEngine extends SearchEngine {
         throw new Error('the worker that built the index handed no postings over for this corpus');
       return { ...built, postings: built.postings };
     } finally {
-      builder.close('it handed its index over');
+      // Ended, not only told to end, before the workers that serve start: the two heaps never overlap.
+      await builder.end('it handed its index over');
     }
   }
 
