@@ -125,10 +125,11 @@ export class WorkerEngine extends SearchEngine {
 
   /**
    * Has a new worker read and validate the corpus at `corpusPath` (rejecting with a `CorpusError` for
-   * an invalid one), and resolves with it, shared: `start` starts the workers that index it, from the
-   * shared corpus. Reading on a worker of its own, which ends once it has shared the corpus, keeps the
-   * garbage of parsing out of every heap that stays: the serving thread's, and the new index worker's,
-   * which would otherwise hold the space beside the old workers' until the end of the reload.
+   * an invalid one), and resolves with it, shared: `start` has another worker build its index (see
+   * `#build`), then starts the workers that serve it. Each step on a worker of its own that ends before
+   * the next starts keeps the garbage of parsing and of building out of every heap that stays: the
+   * serving thread's, and the new serving workers', which would otherwise hold that space beside the
+   * old workers' until the end of the reload, and after it.
    */
   static async read(options: Omit<WorkerEngineOptions, 'corpus' | 'onProgress'>): Promise<ReadByWorker> {
     const reader = indexThread(options, 0, 'path', undefined, {}, SHORT_LIVED_WORKER);
