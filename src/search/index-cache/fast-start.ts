@@ -39,7 +39,10 @@ export interface StartedEngine<E extends SearchEngine = Engine> {
   engine: E;
   /** `cache` when restored from INDEX_CACHE_DIR, `built` when indexed from scratch. */
   from: 'cache' | 'built';
-  /** False when the corpus was restored with the index instead of being read from its files. */
+  /**
+   * False when the corpus came from the cache folder instead of being read from its files (its files
+   * were byte for byte those it was read from).
+   */
   parsed?: boolean;
   lookup: CacheOutcome;
   /** The cache file written after a build, or undefined when nothing was written. */
@@ -65,8 +68,9 @@ export interface StartEngineOptions {
   workers?: number;
   /**
    * `startEngine` only: keep the parsed corpus in the cache file, and restore it from there instead of
-   * parsing files that are byte for byte those it was parsed from. For the CLI, which answers a question
-   * or two on a large file and exits; the bot quotes only what it read from its corpus files.
+   * parsing files that are byte for byte those it was parsed from, its text read lazily. For the CLI,
+   * which answers a question or two on a large file and exits. (`startWorkerEngine`, the bot's start,
+   * always keeps its corpus, as it shares it with the workers: `corpusForStart`.)
    * @default false
    */
   keepCorpus?: boolean;
