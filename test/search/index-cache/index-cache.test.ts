@@ -315,17 +315,17 @@ describe('startEngine with the index cache', () => {
   });
 });
 
-describe('startWorkerEngine keeping the corpus laid out to share (the bot)', () => {
-  /** `loadCorpus`, counting the times the files are read and parsed. */
-  function countingLoad() {
-    const counted = { reads: 0 };
-    const load: typeof loadCorpus = (corpusPath, options) => {
-      counted.reads++;
-      return loadCorpus(corpusPath, options);
-    };
-    return Object.assign(counted, { load });
-  }
+/** `loadCorpus`, counting the times the files are read and parsed. */
+function countingLoad() {
+  const counted = { reads: 0 };
+  const load: typeof loadCorpus = (corpusPath, options) => {
+    counted.reads++;
+    return loadCorpus(corpusPath, options);
+  };
+  return Object.assign(counted, { load });
+}
 
+describe('startWorkerEngine keeping the corpus laid out to share (the bot)', () => {
   /** A start as the bot's (the index on a worker), its engine closed once `use` is done with it. */
   async function started<T>(
     corpusPath: string,
@@ -444,16 +444,6 @@ describe('startEngine keeping the parsed corpus with its index (keepCorpus: the 
   /** A start as the CLI's: the parsed corpus kept with the index. */
   const keeping = (corpusPath: string, load: typeof loadCorpus) =>
     startEngine({ corpusPath, cache, load, keepCorpus: true });
-
-  /** `loadCorpus`, counting the times the files are read and parsed. */
-  function countingLoad() {
-    const counted = { reads: 0 };
-    const load: typeof loadCorpus = (corpusPath, options) => {
-      counted.reads++;
-      return loadCorpus(corpusPath, options);
-    };
-    return Object.assign(counted, { load });
-  }
 
   it('restores the corpus of unchanged files without reading them: equal to a fresh read, same answers', async () => {
     for (const corpusPath of [folder, DATED_CORPUS]) {
