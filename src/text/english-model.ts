@@ -14,25 +14,25 @@ function modelDir(): string {
 }
 
 /**
- * `wink-eng-lite-web-model` (pinned: its files are read here) as wink-nlp loads it, for less: its own
- * loader spends about 0.45 s of CPU, more than a question costs the CLI on a cached index. The core
+ * `wink-eng-lite-web-model` (pinned: its files are read here) as wink-nlp loads it, for about a third
+ * less CPU than its own loader (0.45 s at a low load: more than a question costs the CLI). The core
  * model it builds is the same object, checked against the package's own in
  * `test/text/english-model.test.ts`; what differs is how:
  * - the 3 MB core model is parsed once from its file, where the package requires it and then copies it
  *   by `JSON.parse(JSON.stringify(...))` (so that every load mutates a fresh copy);
  * - its packed lexicon is decoded by `Buffer`, not `atob` and a loop character by character;
  * - the sentiment model (400 KB, parsed twice) is an empty machine: wink-nlp reads it at every load,
- *   but runs it only for a pipe with `sentiment`, which `englishNlp` never asks for;
+ *   but runs it only for a pipe with `sentiment`, which `entities.ts` never asks for;
  * - the addons (stemmer, lemmatiser with 220 KB of WordNet exceptions, readability) are required when
  *   first called: nothing here asks for `its.stem`, `its.lemma` or `its.readabilityStats`.
  */
 export function englishModel(): WinkModel & { core(): object } {
   const dir = modelDir();
-  const own = (file: string) => require(path.join(dir, file));
+  const own = (file: string): unknown => require(path.join(dir, file));
   const lazy =
     (file: string) =>
     (...args: unknown[]): unknown =>
-      own(file)(...args);
+      (own(file) as (...args: unknown[]) => unknown)(...args);
   const emptyMachine = JSON.stringify([100, 0, { 0: {} }, {}, {}, {}]);
   const addons = Object.assign(Object.create(null), {
     stem: lazy('porter-stemmer.js'),
