@@ -1,4 +1,10 @@
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import {
+  MessageChannel,
+  type MessagePort,
+  type ResourceLimits,
+  receiveMessageOnPort,
+  Worker,
+} from 'node:worker_threads';
 import { CorpusError } from '../../corpus/problems.ts';
 import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
 import type {
@@ -43,6 +49,7 @@ export class IndexThread {
   constructor(
     data: Omit<IndexWorkerData, 'port' | 'replies'>,
     onProgress?: (done: number, total: number) => void,
+    resourceLimits?: ResourceLimits,
   ) {
     const { port1, port2 } = new MessageChannel();
     const replies = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
@@ -52,6 +59,7 @@ export class IndexThread {
     this.#worker = new Worker(new URL('./index-worker-entry.mjs', import.meta.url), {
       workerData,
       transferList: [port2],
+      ...(resourceLimits ? { resourceLimits } : {}),
     });
     let read: (corpus: SharedCorpus) => void = () => undefined;
     const corpusRead = new Promise<SharedCorpus>((resolve) => {
@@ -68,7 +76,7 @@ export class IndexThread {
     this.#port.unref();
     // An uncaught error in the worker ends it; without a listener it would end this process too.
     this.#worker.on('error', (error) => {
-      this.#stop(`the index worker failed: ${error.message}`);
+      this.#stop(`the index worker failed: ${failure(error)}`);
     });
     this.#worker.on('exit', (code) => {
       this.#stop(`the index worker stopped (exit code ${code})`);
@@ -152,9 +160,14 @@ export class IndexThread {
 
   /** Ends the worker; calls in flight and later calls fail with `why`. */
   close(why: string): void {
+    void this.end(why);
+  }
+
+  /** `close`, resolving once the worker has ended and its heap is given back. */
+  async end(why: string): Promise<void> {
     this.#stop(why);
     this.#port.close();
-    void this.#worker.terminate();
+    await this.#worker.terminate();
   }
 
   #settle(reply: IndexReply): void {
@@ -180,6 +193,13 @@ export class IndexThread {
     }
     this.#becameIdle();
   }
+}
+
+/** Why a worker failed, in plain words where Node's are not. */
+function failure(error: Error): string {
+  return (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
+    ? 'it ran out of memory (the heap a worker may use is limited)'
+    : error.message;
 }
 
 function readyStatus(
@@ -211,7 +231,7 @@ function readyStatus(
     };
     const onError = (error: Error) => {
       settle();
-      reject(new Error(`IndexThread: the index worker failed: ${error.message}`));
+      reject(new Error(`IndexThread: the index worker failed: ${failure(error)}`));
     };
     const onExit = (code: number) => {
       settle();

@@ -23,6 +23,14 @@ export interface IndexWorkerData {
   cacheMaxBytes: number;
   /** Whether this worker saves the index it builds (one worker of a pool does). */
   persist: boolean;
+  /**
+   * Builds (or restores) the index, persists it, posts its postings in the `ready` status and ends, to
+   * workers that serve from them: the heap of a build (its garbage and its lazily grown space) ends with
+   * it instead of staying in a worker that serves, and it never loads the language model.
+   */
+  handOff?: boolean;
+  /** Postings a building worker handed over (see `handOff`): this worker serves from them, read in place. */
+  postings?: SharedArrayBuffer;
   /** Questions arrive on this port; each reply is posted on it before `replies` is bumped. */
   port: MessagePort;
   /** One Int32: how many replies have been posted, for the main thread to wait on. */
@@ -44,6 +52,8 @@ export type IndexWorkerStatus =
       saveMs: number;
       savedTo?: string;
       saveError?: string;
+      /** With `handOff`: the index's postings (`encodePostings`), for the workers that serve it. */
+      postings?: SharedArrayBuffer;
     }
   | { kind: 'failed'; message: string }
   /** The corpus this worker read (`corpusFrom: 'path'`), shared; it ends. */

@@ -6,9 +6,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
 import { CorpusError, loadCorpus } from '../../corpus/load-corpus.ts';
 import { openSharedCorpus, shareCorpus } from '../../corpus/shared-corpus.ts';
-import { prepareEntities } from '../../text/entities.ts';
+import { loadLanguageModelWhenNeeded, prepareEntities } from '../../text/entities.ts';
 import { Engine } from '../engine.ts';
 import { corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
+import { encodePostings, fitPostings, readPostings } from '../postings/posting-codec.ts';
+import { collectGarbage, collectingEvery } from './collect-garbage.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -19,6 +21,11 @@ import type {
 import { threadMemory } from './thread-memory.ts';
 
 const data = workerData as IndexWorkerData;
+/**
+ * How often a reload's reading or building worker collects its garbage (see `collect-garbage.ts`): a
+ * full collection of its heap takes tens of milliseconds, on its own thread.
+ */
+const COLLECT_EVERY_MS = 1000;
 const report = (status: IndexWorkerStatus) => parentPort?.postMessage(status);
 
 function corpusMessage(): Promise<Corpus> {
@@ -35,15 +42,19 @@ function corpusMessage(): Promise<Corpus> {
 async function readCorpus(): Promise<void> {
   let read: Corpus;
   try {
-    read = await loadCorpus(data.corpusPath);
+    // The garbage of parsing (each file's bytes and lines) collected as it goes, not left to pile up.
+    read = await loadCorpus(data.corpusPath, { onProgress: collectingEvery(COLLECT_EVERY_MS) });
   } catch (error) {
     if (error instanceof CorpusError) report({ kind: 'refused', problems: error.problems });
     throw error;
   }
+  collectGarbage();
   report({ kind: 'corpus', corpus: (await shareCorpus(read)).shared });
 }
 
-async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
+type Ready = Extract<IndexWorkerStatus, { kind: 'ready' }>;
+
+async function open(): Promise<{ engine: Engine; status: Ready }> {
   const cache = new IndexCache({
     dir: data.cacheDir,
     settingsFingerprint: data.settingsFingerprint,
@@ -69,12 +80,18 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
       status: { kind: 'ready', version: corpus.version, from: 'cache', cache: cached, indexMs, saveMs: 0 },
     };
   }
-  // Nothing else runs on this thread yet: the slices are only there to report progress.
+  // Nothing else runs on this thread yet: the slices are only there to report progress (and, on a
+  // worker that builds and ends, to collect the analysis's garbage as it goes).
+  const collect = data.handOff ? collectingEvery(COLLECT_EVERY_MS) : () => undefined;
   const engine = await Engine.buildAsync(corpus, {
     sliceMs: 250,
-    onProgress: (done, total) => report({ kind: 'progress', done, total }),
+    onProgress: (done, total) => {
+      report({ kind: 'progress', done, total });
+      collect();
+    },
   });
-  const status: IndexWorkerStatus = {
+  if (data.handOff) collectGarbage();
+  const status: Ready = {
     kind: 'ready',
     version: corpus.version,
     from: 'built',
@@ -93,6 +110,42 @@ async function open(): Promise<{ engine: Engine; status: IndexWorkerStatus }> {
     status.saveMs = performance.now() - saving;
   }
   return { engine, status };
+}
+
+/**
+ * Serves from the postings a building worker handed over (`IndexWorkerData.postings`), read in place
+ * from the shared bytes: a heap as lean as a start from the persisted index. The status says how the
+ * index came to be; the building worker's says it better, and the main thread reports that one.
+ */
+async function openHandedOver(postings: SharedArrayBuffer): Promise<{ engine: Engine; status: Ready }> {
+  const started = performance.now();
+  const arriving = corpusMessage();
+  prepareEntities();
+  const corpus = await arriving;
+  const stored = readPostings(new Uint8Array(postings));
+  const counts = corpus.articles.map((article) => article.passages.length);
+  const engine = Engine.fromPostings(corpus, fitPostings(stored, counts));
+  // Before it serves: what restoring left behind goes now, not beside the old workers.
+  collectGarbage();
+  const indexMs = performance.now() - started;
+  const cache = { status: 'miss', reason: 'disabled' } as const;
+  return {
+    engine,
+    status: { kind: 'ready', version: corpus.version, from: 'built', cache, indexMs, saveMs: 0 },
+  };
+}
+
+/** The postings of `engine` in one shared buffer, as `encodePostings` lays them out. */
+function sharedPostings(engine: Engine): SharedArrayBuffer {
+  const chunks = encodePostings(engine.postings);
+  const shared = new SharedArrayBuffer(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  const bytes = new Uint8Array(shared);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return shared;
 }
 
 function serve(engine: Engine): void {
@@ -124,6 +177,15 @@ function serve(engine: Engine): void {
 try {
   if (data.corpusFrom === 'path') {
     await readCorpus();
+  } else if (data.handOff) {
+    // Only the workers that serve answer questions: no language model here.
+    loadLanguageModelWhenNeeded();
+    const { engine, status } = await open();
+    report({ ...status, postings: sharedPostings(engine) });
+  } else if (data.postings) {
+    const opened = await openHandedOver(data.postings);
+    serve(opened.engine);
+    report(opened.status);
   } else {
     const opened = await open();
     serve(opened.engine);

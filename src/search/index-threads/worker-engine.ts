@@ -1,3 +1,4 @@
+import type { ResourceLimits } from 'node:worker_threads';
 import type { Article, Corpus } from '../../corpus/article.ts';
 import { readSharedCorpus, type SharedCorpus, shareCorpus } from '../../corpus/shared-corpus.ts';
 import type { Answer, AnswerOptions, Timeline } from '../answer.ts';
@@ -5,8 +6,8 @@ import { CorpusLookup } from '../corpus-lookup.ts';
 import type { CacheOutcome, IndexCache } from '../index-cache/index-cache.ts';
 import type { Period } from '../period.ts';
 import { SearchEngine } from '../search-engine.ts';
-import { IndexThread } from './index-thread.ts';
-import type { IndexReply } from './index-worker-protocol.ts';
+import { IndexThread, type ReadyStatus } from './index-thread.ts';
+import type { IndexReply, IndexWorkerData } from './index-worker-protocol.ts';
 import type { ThreadMemory } from './thread-memory.ts';
 
 /**
@@ -14,6 +15,14 @@ import type { ThreadMemory } from './thread-memory.ts';
  * take milliseconds, queued ones seconds at worst), short enough that a stuck worker is reported.
  */
 const ASYNC_TIMEOUT_MS = 30_000;
+
+/**
+ * For a worker that reads or builds and then ends (a reload's): V8 grows a young generation of up to
+ * 48 MB in a worker that allocates fast, and keeps it until the worker ends. Beside the old workers,
+ * still serving, that space is most of what a reload adds; scavenging a smaller one more often costs a
+ * build little, and no question waits on it (a serving worker keeps the default: its questions would).
+ */
+const SHORT_LIVED_WORKER: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
 
 /** Options of {@link WorkerEngine.start}. */
 export interface WorkerEngineOptions {
@@ -41,6 +50,12 @@ export interface WorkerEngineOptions {
    * @default 2_000
    */
   callTimeoutMs?: number;
+  /**
+   * Limits of the worker that builds a reload's index (see `WorkerEngine.read`), beyond a small young
+   * generation; a worker that exceeds them fails the reload, and the old index keeps serving. Tests
+   * set a small heap to see that happen.
+   */
+  buildLimits?: ResourceLimits;
 }
 
 /** A corpus read by a new index worker (see {@link WorkerEngine.read}). */
@@ -110,20 +125,22 @@ export class WorkerEngine extends SearchEngine {
 
   /**
    * Has a new worker read and validate the corpus at `corpusPath` (rejecting with a `CorpusError` for
-   * an invalid one), and resolves with it, shared: `start` starts the workers that index it, from the
-   * shared corpus. Reading on a worker of its own, which ends once it has shared the corpus, keeps the
-   * garbage of parsing out of every heap that stays: the serving thread's, and the new index worker's,
-   * which would otherwise hold the space beside the old workers' until the end of the reload.
+   * an invalid one), and resolves with it, shared: `start` has another worker build its index (see
+   * `#build`), then starts the workers that serve it. Each step on a worker of its own that ends before
+   * the next starts keeps the garbage of parsing and of building out of every heap that stays: the
+   * serving thread's, and the new serving workers', which would otherwise hold that space beside the
+   * old workers' until the end of the reload, and after it.
    */
   static async read(options: Omit<WorkerEngineOptions, 'corpus' | 'onProgress'>): Promise<ReadByWorker> {
-    const reader = indexThread(options, 0, 'path', undefined);
+    const reader = indexThread(options, 0, 'path', undefined, {}, SHORT_LIVED_WORKER);
     let corpus: Corpus;
     let shared: SharedCorpus;
     try {
       shared = await reader.corpus;
       corpus = await readSharedCorpus(shared);
     } finally {
-      reader.close('the corpus was read');
+      // Its heap given back before a worker that builds starts beside the old ones.
+      await reader.end('the corpus was read');
     }
     let taken = false;
     return {
@@ -131,13 +148,16 @@ export class WorkerEngine extends SearchEngine {
       start: async (onProgress) => {
         if (taken) throw new Error('WorkerEngine: this corpus was already started or discarded');
         taken = true;
+        const built = await WorkerEngine.#build(shared, options, onProgress);
         const count = Math.max(1, Math.trunc(options.workers ?? 1));
         const threads = Array.from({ length: count }, (_, i) =>
-          indexThread(options, i, 'message', i === 0 ? onProgress : undefined),
+          indexThread(options, i, 'message', undefined, { postings: built.postings }),
         );
         try {
           for (const thread of threads) thread.sendCorpus(shared);
-          return await WorkerEngine.#serving(threads, corpus, options);
+          const started = await WorkerEngine.#serving(threads, corpus, options);
+          const { from, cache, indexMs, saveMs, savedTo, saveError } = built;
+          return { ...started, from, lookup: cache, indexMs, saveMs, savedTo, saveError };
         } catch (error) {
           for (const thread of threads) thread.close('the index workers did not start');
           throw error;
@@ -147,6 +167,40 @@ export class WorkerEngine extends SearchEngine {
         taken = true;
       },
     };
+  }
+
+  /**
+   * Builds the index of `shared` (or restores it from the cache) on a worker of its own, which persists
+   * it, hands its postings over and ends: the workers that serve then read the postings in place,
+   * with heaps as lean as after a start from the persisted index, and the build's heap is given back
+   * before they start rather than kept beside the old workers until the reload ends.
+   */
+  static async #build(
+    shared: SharedCorpus,
+    options: Omit<WorkerEngineOptions, 'corpus' | 'onProgress'>,
+    onProgress: ((done: number, total: number) => void) | undefined,
+  ): Promise<ReadyStatus & { postings: SharedArrayBuffer }> {
+    const builder = indexThread(
+      options,
+      0,
+      'message',
+      onProgress,
+      { handOff: true },
+      {
+        ...SHORT_LIVED_WORKER,
+        ...options.buildLimits,
+      },
+    );
+    try {
+      builder.sendCorpus(shared);
+      const built = await builder.ready;
+      if (built.version !== shared.version || !built.postings)
+        throw new Error('the worker that built the index handed no postings over for this corpus');
+      return { ...built, postings: built.postings };
+    } finally {
+      // Ended, not only told to end, before the workers that serve start: the two heaps never overlap.
+      await builder.end('it handed its index over');
+    }
   }
 
   /** Once every thread serves `corpus`: the engine over them, and how its index came to be. */
@@ -279,6 +333,8 @@ function indexThread(
   i: number,
   corpusFrom: 'message' | 'path',
   onProgress: ((done: number, total: number) => void) | undefined,
+  role: Pick<IndexWorkerData, 'handOff' | 'postings'> = {},
+  limits?: ResourceLimits,
 ): IndexThread {
   return new IndexThread(
     {
@@ -288,8 +344,10 @@ function indexThread(
       settingsFingerprint: options.cache?.settingsFingerprint ?? '',
       cacheMaxBytes: options.cache?.maxBytes ?? 0,
       persist: i === 0,
+      ...role,
     },
     onProgress,
+    limits,
   );
 }
 

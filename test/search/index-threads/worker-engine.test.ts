@@ -5,6 +5,7 @@ import { CorpusError, loadCorpus } from '../../../src/corpus/load-corpus.ts';
 import { Library } from '../../../src/library.ts';
 import { AuditLog } from '../../../src/lifecycle/audit-log.ts';
 import { CorpusLifecycle } from '../../../src/lifecycle/corpus-lifecycle.ts';
+import { summarizeOutcome } from '../../../src/lifecycle/reloader.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
 import { Engine } from '../../../src/search/engine.ts';
 import { startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
@@ -185,6 +186,59 @@ describe('WorkerEngine.start', () => {
     await vi.waitFor(() => expect(old.closed).toBe(true), { timeout: 3000 });
     expect(old.answer(QUESTIONS[0]!)).toEqual(successor.answer(QUESTIONS[0]!));
   });
+
+  it('reloads through a worker that builds and hands the index over: answers as a build on this thread, on every worker', async () => {
+    const cache = new IndexCache({ dir: path.join(root, 'cache') });
+    const { engine: first } = await WorkerEngine.start({ corpusPath: folder, corpus: loadCorpus(folder) });
+    const library = new Library(first);
+    let started: { from: string; savedTo?: string } | undefined;
+    const lifecycle = new CorpusLifecycle(library, {
+      corpusPath: folder,
+      audit: new AuditLog({ logger: silentLogger }),
+      ...reloadsOnWorkers({
+        cache,
+        workers: 2,
+        serving: () => library.engine,
+        onStarted: (s) => (started = s),
+      }),
+    });
+    await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    expect((await lifecycle.reload()).status).toBe('reloaded');
+    const reloaded = library.engine as WorkerEngine;
+    expect(reloaded.workers).toBe(2);
+    // How the index came to be is the building worker's account: built, and persisted by it.
+    expect(started).toMatchObject({ from: 'built', savedTo: cache.fileFor(reloaded.version) });
+    const built = Engine.build(await loadCorpus(folder));
+    const asked = [...QUESTIONS, 'who rescued the stranded kayakers?'];
+    expect(await Promise.all(asked.map((question) => reloaded.answerAsync(question)))).toEqual(
+      asked.map((question) => built.answer(question)),
+    );
+    expect(reloaded.answer(asked.at(-1)!).results[0]?.article).toBe('lighthouse');
+    reloaded.close();
+  }, 90_000);
+
+  it('a reload whose building worker runs out of memory fails in plain words, and the old index keeps serving', async () => {
+    const { engine: first } = await WorkerEngine.start({ corpusPath: folder, corpus: loadCorpus(folder) });
+    const library = new Library(first);
+    const lifecycle = new CorpusLifecycle(library, {
+      corpusPath: folder,
+      audit: new AuditLog({ logger: silentLogger }),
+      // A heap far too small for any index: the worker that builds it is stopped by V8.
+      ...reloadsOnWorkers({ serving: () => library.engine, buildLimits: { maxOldGenerationSizeMb: 2 } }),
+    });
+    const before = library.engine.answer(QUESTIONS[0]!);
+    await writeFile(path.join(folder, 'lighthouse.md'), LIGHTHOUSE);
+    const outcome = await lifecycle.reload();
+    expect(outcome).toMatchObject({ status: 'failed', version: first.version });
+    expect(summarizeOutcome(outcome)).toMatch(
+      /^reload failed \(.*the index worker failed: it ran out of memory .*\); still serving version /,
+    );
+    expect(library.engine).toBe(first);
+    expect(first.closed).toBe(false);
+    expect(library.engine.answer(QUESTIONS[0]!)).toEqual(before);
+    expect(library.engine.article('lighthouse')).toBeUndefined();
+    first.close();
+  }, 90_000);
 
   it('reloads onto a new worker with no question failing, and retires the old worker', async () => {
     const { engine: first } = await WorkerEngine.start({ corpusPath: folder, corpus: loadCorpus(folder) });
