@@ -22,7 +22,7 @@ import { IndexCache } from '../src/search/index-cache/index-cache.ts';
 import { reloadsOnWorkers } from '../src/search/index-threads/worker-reloads.ts';
 import type { SearchEngine } from '../src/search/search-engine.ts';
 import { reloadMemoryReport } from './lib/reload-memory.ts';
-import { SCALE_FILES, SHARED_DATA, scaleCorpusFolder } from './lib/scale-corpus.ts';
+import { BUNDLED_CORPUS, SCALE_FILES, SHARED_DATA, scaleCorpusFolder } from './lib/scale-corpus.ts';
 import { startsBySize } from './lib/start-by-size.ts';
 
 const { values: flags } = parseArgs({
@@ -41,6 +41,9 @@ const start = (options: { corpusPath: string; cache: IndexCache }): Promise<Star
 
 const STALL_TARGET_MS = 50;
 const COLD_START_TARGET = 0.25;
+/** Issue 17's target for the start from the persisted index: this long, or this share of a fresh start. */
+const PERSISTED_START_TARGET_MS = 1500;
+const PERSISTED_START_TARGET_RATIO = 0.1;
 /** Questions asked back to back during the reload, as users of a busy bot would. */
 const QUESTIONS = [
   'who threatened the mayor?',
@@ -210,6 +213,9 @@ async function main(): Promise<void> {
     }
     // The three JSON Lines files, loading in the merge order below, and later one new article.
     const folder = await scaleCorpusFolder(root);
+    // A start on the small bundled corpus first: the index worker is compiled on its first start after a
+    // source changed (src/compiled-module.mjs), a cost no timed start below should carry.
+    (await start({ corpusPath: BUNDLED_CORPUS, cache: new IndexCache({ dir: '' }) })).engine.close();
 
     const merged = await mergedCorpus();
     process.stdout.write(
@@ -277,7 +283,7 @@ async function main(): Promise<void> {
       `| fresh start (read + build) | ${fmt(freshMs)} | |`,
       `| start from the persisted index (read + restore) | ${fmt(warmMs)} | |`,
       `| ... of which reading the corpus | ${fmt(readMs)} | |`,
-      `| start from persisted index / fresh start | ${ratio.toFixed(3)} | < ${COLD_START_TARGET}: ${ratio < COLD_START_TARGET ? 'PASS' : 'FAIL'} |`,
+      `| start from persisted index / fresh start | ${ratio.toFixed(3)} | < ${COLD_START_TARGET}: ${ratio < COLD_START_TARGET ? 'PASS' : 'FAIL'}; ≤ ${fmt(PERSISTED_START_TARGET_MS)} or ≤ ${PERSISTED_START_TARGET_RATIO} (issue 17): ${warmMs <= PERSISTED_START_TARGET_MS || ratio <= PERSISTED_START_TARGET_RATIO ? 'PASS' : 'FAIL'} |`,
       `| persisting the index (${inWorker ? 'in the index worker, before it serves' : 'main thread; after a reload it runs in a worker'}) | ${fmt(saveMs)} | |`,
       '',
       'stalls over 20 ms by reload phase: ' +

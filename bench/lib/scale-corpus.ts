@@ -5,6 +5,9 @@ import { basename, join } from 'node:path';
 /** `../shared/data`, beside every checkout and in CI. */
 export const SHARED_DATA = join(import.meta.dirname, '..', '..', '..', 'shared', 'data');
 
+/** The repository's small bundled corpus (three articles). */
+export const BUNDLED_CORPUS = join(import.meta.dirname, '..', '..', 'corpus');
+
 /** The three JSON Lines files that make the ~24,000-article scale corpus (their ids are distinct). */
 export const SCALE_FILES = ['newsqa/articles.jsonl', 'reuters/reuters21578.jsonl', 'bbc/bbc.jsonl'];
 

@@ -248,6 +248,44 @@ export function citedThroughArticle(article: Article): boolean | undefined {
   return SharedArticle.citedThroughArticle(article);
 }
 
+/**
+ * Every passage's id, in corpus order. For a shared corpus each is made (with its article's passages)
+ * when first asked for: an index worker restoring its index would otherwise make every passage of the
+ * corpus, a hundred thousand objects, before its first question; a search asks for the ids it returns.
+ */
+export function passageIds(corpus: Corpus): {
+  readonly length: number;
+  at(index: number): string | undefined;
+} {
+  const { articles } = corpus;
+  if (!articles.every((article) => article instanceof SharedArticle)) {
+    return articles.flatMap((article) => article.passages.map((passage) => passage.id));
+  }
+  // firsts[a]: the number of article `a`'s first passage; firsts[articles.length]: how many there are.
+  const firsts = new Uint32Array(articles.length + 1);
+  for (const [a, article] of articles.entries()) firsts[a + 1] = firsts[a]! + passageCount(article);
+  const total = firsts[articles.length]!;
+  const made = new Array<string>(total);
+  const idOf = (p: number): string => {
+    let low = 0;
+    let high = articles.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (firsts[middle]! <= p) low = middle;
+      else high = middle - 1;
+    }
+    return articles[low]!.passages[p - firsts[low]!]!.id;
+  };
+  return {
+    length: total,
+    at(p) {
+      if (!Number.isInteger(p) || p < 0 || p >= total) return undefined;
+      made[p] ??= idOf(p);
+      return made[p];
+    },
+  };
+}
+
 function linesOf(article: Article): string {
   const prefix = `${article.id}#`;
   // Passage ids are the article's id, `#`, and the paragraph (`#12.2` for a split one's later parts).

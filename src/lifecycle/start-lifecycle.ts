@@ -55,6 +55,8 @@ function logCorpusLoaded(logger: Logger, config: Config, started: StartedEngine<
     articles: started.engine.corpus.articles.length,
     passages: started.engine.passageCount,
     from: started.from,
+    // `cache`: restored from INDEX_CACHE_DIR because its files are byte for byte those it was read from.
+    corpusFrom: started.parsed === false ? 'cache' : 'files',
     indexThread: config.INDEX_THREAD,
     cache:
       started.lookup.status === 'hit'

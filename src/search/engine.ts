@@ -1,6 +1,7 @@
 import type MiniSearch from 'minisearch';
 import type { Options, SearchOptions, SearchResult } from 'minisearch';
 import type { Article, ArticleMeta, Corpus } from '../corpus/article.ts';
+import { passageIds as passageIdsOf } from '../corpus/shared-corpus.ts';
 import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
@@ -193,8 +194,7 @@ export class Engine extends SearchEngine {
     prepareEntities();
     this.postings = postings;
     const ids = {
-      passages:
-        passageIds ?? corpus.articles.flatMap((article) => article.passages.map((passage) => passage.id)),
+      passages: passageIds ?? passageIdsOf(corpus),
       articles: corpus.articles.map((article) => article.id),
     };
     const views = indexViews(postings, ids, { passages: PASSAGE_INDEX, articles: ARTICLE_INDEX });

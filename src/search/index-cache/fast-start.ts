@@ -1,9 +1,11 @@
 import type { Corpus } from '../../corpus/article.ts';
 import { CorpusDigest, digestCorpusOnDisk } from '../../corpus/corpus-digest.ts';
 import { type LoadOptions, loadCorpus, type ReadProgress } from '../../corpus/load-corpus.ts';
+import { passageCount } from '../../corpus/shared-corpus.ts';
 import { Engine } from '../engine.ts';
 import { WorkerEngine } from '../index-threads/worker-engine.ts';
 import type { SearchEngine } from '../search-engine.ts';
+import { corpusForStart } from './corpus-for-start.ts';
 import { type CacheLookup, type CacheOutcome, corpusOnDisk, type IndexCache } from './index-cache.ts';
 
 /** What a start is doing, as it tells it. */
@@ -37,7 +39,10 @@ export interface StartedEngine<E extends SearchEngine = Engine> {
   engine: E;
   /** `cache` when restored from INDEX_CACHE_DIR, `built` when indexed from scratch. */
   from: 'cache' | 'built';
-  /** False when the corpus was restored with the index instead of being read from its files. */
+  /**
+   * False when the corpus came from the cache folder instead of being read from its files (its files
+   * were byte for byte those it was read from).
+   */
   parsed?: boolean;
   lookup: CacheOutcome;
   /** The cache file written after a build, or undefined when nothing was written. */
@@ -63,8 +68,9 @@ export interface StartEngineOptions {
   workers?: number;
   /**
    * `startEngine` only: keep the parsed corpus in the cache file, and restore it from there instead of
-   * parsing files that are byte for byte those it was parsed from. For the CLI, which answers a question
-   * or two on a large file and exits; the bot quotes only what it read from its corpus files.
+   * parsing files that are byte for byte those it was parsed from, its text read lazily. For the CLI,
+   * which answers a question or two on a large file and exits. (`startWorkerEngine`, the bot's start,
+   * always keeps its corpus, as it shares it with the workers: `corpusForStart`.)
    * @default false
    */
   keepCorpus?: boolean;
@@ -136,29 +142,36 @@ export async function startEngine(options: StartEngineOptions): Promise<StartedE
 
 /**
  * `startEngine` with the index on a worker thread (`WorkerEngine`): this thread reads and validates the
- * corpus, the worker restores or builds (and persists) the index. Throws `CorpusError` for an invalid
- * corpus, and an `Error` when the worker cannot serve it.
+ * corpus, or restores it from the cache folder when its files are byte for byte those it was read from
+ * (`corpusForStart`), and the worker restores or builds (and persists) the index. Throws `CorpusError`
+ * for an invalid corpus, and an `Error` when the worker cannot serve it.
  */
 export async function startWorkerEngine(options: StartEngineOptions): Promise<StartedEngine<WorkerEngine>> {
   const started = performance.now();
   let counted: ((done: number, total: number) => void) | undefined;
+  // Read here while the worker starts and reads the cache file.
+  const reading = corpusForStart(options);
   const { engine, from, lookup, saveMs, savedTo, saveError } = await WorkerEngine.start({
     corpusPath: options.corpusPath,
-    // Read here while the worker starts and reads the cache file.
-    corpus: readCorpus(options).then((corpus) => {
-      counted = withPassages(corpus, options.onProgress);
-      return corpus;
+    corpus: reading.then((read) => {
+      counted = withPassages(read.corpus, options.onProgress);
+      return read;
     }),
     cache: options.cache,
     workers: options.workers,
     onProgress: options.onProgress === undefined ? undefined : (done, total) => counted?.(done, total),
   });
+  const { parsed, problem, saved } = await reading;
+  const corpusSaveError = await saved;
+  const anySaveError = saveError ?? (corpusSaveError && `the corpus was not saved: ${corpusSaveError}`);
   return {
     engine,
     from,
-    lookup,
+    parsed,
+    // A damaged corpus file is worth the same note as a damaged index file: both were written anew.
+    lookup: lookup.status === 'corrupt' ? lookup : (problem ?? lookup),
     ...(savedTo ? { savedTo } : {}),
-    ...(saveError ? { saveError } : {}),
+    ...(anySaveError ? { saveError: anySaveError } : {}),
     saveMs,
     durationMs: performance.now() - started,
   };
@@ -169,10 +182,6 @@ function buildEngine(corpus: Corpus, options: StartEngineOptions): Promise<Engin
   return Engine.buildAsync(corpus, onProgress ? { onProgress } : {});
 }
 
-function readCorpus(options: StartEngineOptions): Promise<Corpus> {
-  return (options.load ?? loadCorpus)(options.corpusPath, { onProgress: options.onRead });
-}
-
 /** Progress in articles, with the passages of the articles indexed so far added. */
 function withPassages(
   corpus: Corpus,
@@ -180,8 +189,8 @@ function withPassages(
 ): ((done: number, total: number) => void) | undefined {
   if (!onProgress) return undefined;
   const passagesBefore = [0];
-  for (const article of corpus.articles)
-    passagesBefore.push(passagesBefore.at(-1)! + article.passages.length);
+  // Counted without making the passages of a shared corpus.
+  for (const article of corpus.articles) passagesBefore.push(passagesBefore.at(-1)! + passageCount(article));
   return (done, total) => onProgress(done, total, passagesBefore[done] ?? passagesBefore.at(-1)!);
 }
 

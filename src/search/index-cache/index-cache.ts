@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Corpus } from '../../corpus/article.ts';
+import { passageCount, type SharedCorpus } from '../../corpus/shared-corpus.ts';
 import { yieldToEventLoop } from '../../event-loop.ts';
 import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { Engine } from '../engine.ts';
@@ -14,6 +15,7 @@ import {
   type SnapshotText,
   snapshotIndexLength,
 } from './corpus-snapshot.ts';
+import { readSharedCorpusFile, type SharedCorpusRead, sharedCorpusFile } from './shared-corpus-file.ts';
 
 /** Layout of the cache file itself; bump when the envelope below or the postings' layout changes. */
 const CACHE_FORMAT = 5;
@@ -22,6 +24,9 @@ const FILE_PREFIX = 'index-';
 const FILE_SUFFIX = '.idx';
 /** Cache files of earlier versions (JSON), still counted and evicted like the others. */
 const OLD_FILE_SUFFIX = '.json';
+/** A bot's parsed corpus, laid out to share (`shared-corpus-file.ts`), named by its files' digest. */
+const CORPUS_PREFIX = 'corpus-';
+const CORPUS_SUFFIX = '.shared';
 
 /**
  * A cache file is the engine's postings (`posting-codec.ts`, binary), a newline, then this trailer on
@@ -149,7 +154,7 @@ export class IndexCache {
   async prefetch(onDisk: CorpusOnDisk): Promise<PrefetchedCache | undefined> {
     if (!this.enabled) return undefined;
     await this.removeStaleTemporaryFiles();
-    for (const { file } of await this.#files()) {
+    for (const { file } of await this.#files(isIndexFile)) {
       if ((await readTrailer(file))?.source !== onDisk.source) continue;
       const read = await readEnvelope(file, cacheSizeBound(onDisk.bytes));
       const version = read.status === 'read' ? read.trailer.corpusVersion : undefined;
@@ -174,7 +179,11 @@ export class IndexCache {
     const names = await readdir(this.dir).catch(() => []);
     await Promise.all(
       names
-        .filter((name) => name.startsWith(`.${FILE_PREFIX}`) && name.endsWith('.tmp'))
+        .filter(
+          (name) =>
+            (name.startsWith(`.${FILE_PREFIX}`) || name.startsWith(`.${CORPUS_PREFIX}`)) &&
+            name.endsWith('.tmp'),
+        )
         .map(async (name) => {
           const file = path.join(this.dir, name);
           const info = await stat(file).catch(() => undefined);
@@ -223,7 +232,7 @@ export class IndexCache {
   async restore(files: string, corpusBytes: number): Promise<CacheLookup> {
     if (!this.enabled) return { status: 'miss', reason: 'disabled' };
     await this.removeStaleTemporaryFiles();
-    for (const { file } of await this.#files()) {
+    for (const { file } of await this.#files(isIndexFile)) {
       if ((await readTrailer(file))?.files !== files) continue;
       const read = await readWithoutCorpusText(file, cacheSizeBound(corpusBytes));
       if (read.status !== 'read') return read;
@@ -303,9 +312,50 @@ export class IndexCache {
     return file;
   }
 
+  /** Path of the shared corpus file for corpus files of `CorpusDigest` `files`. */
+  corpusFileFor(files: string): string {
+    return path.join(this.dir, `${CORPUS_PREFIX}${files}${CORPUS_SUFFIX}`);
+  }
+
+  /** Whether the folder holds any shared corpus file (else there is no need to digest the corpus files). */
+  async holdsCorpora(): Promise<boolean> {
+    return this.enabled && (await this.#files(isCorpusFile)).length > 0;
+  }
+
+  /**
+   * The shared corpus saved from corpus files of `CorpusDigest` `files` (the digest of what is on disk
+   * now), read into new shared memory and checked; `corpusBytes`: the size of those files, bounding
+   * what is read. A miss when none was saved; "corrupt" (with why) when the file cannot be trusted.
+   */
+  async restoreCorpus(files: string, corpusBytes: number): Promise<SharedCorpusRead> {
+    if (!this.enabled) return { status: 'miss' };
+    await this.removeStaleTemporaryFiles();
+    const file = this.corpusFileFor(files);
+    const read = await readSharedCorpusFile(file, files, cacheSizeBound(corpusBytes));
+    if (read.status === 'read') {
+      // Marks it used: eviction takes the least recently used files first.
+      const now = new Date();
+      await utimes(file, now, now).catch(() => undefined);
+    }
+    return read;
+  }
+
+  /**
+   * Saves a shared corpus read from corpus files of `CorpusDigest` `files`, atomically, for
+   * `restoreCorpus`; then evicts as `save` does.
+   */
+  async saveCorpus(shared: SharedCorpus, files: string): Promise<string> {
+    if (!this.enabled) return '';
+    await mkdir(this.dir, { recursive: true });
+    const file = this.corpusFileFor(files);
+    await writeFileAtomic(file, sharedCorpusFile(shared, files));
+    await this.#evict(file);
+    return file;
+  }
+
   /** Deletes the least recently used cache files, never `keep`, until the folder fits `maxBytes`. */
   async #evict(keep: string): Promise<void> {
-    const files = await this.#files();
+    const files = await this.#files(isCacheFile);
     let total = files.reduce((sum, entry) => sum + entry.size, 0);
     for (const entry of files.reverse()) {
       if (total <= this.maxBytes) break;
@@ -315,9 +365,9 @@ export class IndexCache {
     }
   }
 
-  /** The cache files in the folder, most recently used first. */
-  async #files(): Promise<{ file: string; size: number; usedAt: number }[]> {
-    const names = (await readdir(this.dir).catch(() => [])).filter(isCacheFile);
+  /** The cache files in the folder whose names pass `kind`, most recently used first. */
+  async #files(kind: (name: string) => boolean): Promise<{ file: string; size: number; usedAt: number }[]> {
+    const names = (await readdir(this.dir).catch(() => [])).filter(kind);
     const files = await Promise.all(
       names.map(async (name) => {
         const file = path.join(this.dir, name);
@@ -347,8 +397,17 @@ type EnvelopeRead =
   | { status: 'miss'; reason: 'absent' }
   | { status: 'corrupt'; file: string; reason: string };
 
-function isCacheFile(name: string): boolean {
+function isIndexFile(name: string): boolean {
   return name.startsWith(FILE_PREFIX) && (name.endsWith(FILE_SUFFIX) || name.endsWith(OLD_FILE_SUFFIX));
+}
+
+function isCorpusFile(name: string): boolean {
+  return name.startsWith(CORPUS_PREFIX) && name.endsWith(CORPUS_SUFFIX);
+}
+
+/** Any file of the cache folder: counted and evicted together. */
+function isCacheFile(name: string): boolean {
+  return isIndexFile(name) || isCorpusFile(name);
 }
 
 /**
@@ -545,10 +604,7 @@ async function restoreEngine(
 ): Promise<Engine> {
   const engine = Engine.fromPostings(
     corpus,
-    fitPostings(
-      postings,
-      restored?.passageCounts ?? corpus.articles.map((article) => article.passages.length),
-    ),
+    fitPostings(postings, restored?.passageCounts ?? corpus.articles.map(passageCount)),
     {},
     restored,
   );

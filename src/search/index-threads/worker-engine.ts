@@ -30,9 +30,10 @@ export interface WorkerEngineOptions {
   corpusPath: string;
   /**
    * The corpus as read and validated on this thread (or being read). Once read, its text is moved to
-   * shared memory that the workers read too; the engine's `corpus` reads it there.
+   * shared memory that the workers read too; the engine's `corpus` reads it there. Or the corpus
+   * already shared (as `shareCorpus` returns it, e.g. restored from the cache folder).
    */
-  corpus: Corpus | Promise<Corpus>;
+  corpus: Corpus | Promise<Corpus | SharedRead>;
   /** Restore the index from it when it matches, else build it and save it (from one worker). Omit for no cache. */
   cache?: IndexCache;
   /**
@@ -56,6 +57,12 @@ export interface WorkerEngineOptions {
    * set a small heap to see that happen.
    */
   buildLimits?: ResourceLimits;
+}
+
+/** A corpus laid out in shared memory, and the same corpus read from there (`shareCorpus`). */
+export interface SharedRead {
+  shared: SharedCorpus;
+  corpus: Corpus;
 }
 
 /** A corpus read by a new index worker (see {@link WorkerEngine.read}). */
@@ -114,7 +121,8 @@ export class WorkerEngine extends SearchEngine {
     try {
       // This thread's reading decides what is wrong with a corpus (a `CorpusError` lists every
       // problem); a worker's failure is only reported when this thread found nothing wrong.
-      const { shared, corpus } = await shareCorpus(await options.corpus);
+      const read = await options.corpus;
+      const { shared, corpus } = 'shared' in read ? read : await shareCorpus(read);
       for (const thread of threads) thread.sendCorpus(shared);
       return await WorkerEngine.#serving(threads, corpus, options);
     } catch (error) {

@@ -1,7 +1,18 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  readdir,
+  readFile,
+  rename,
+  stat,
+  truncate,
+  unlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { digestCorpusOnDisk } from '../../../src/corpus/corpus-digest.ts';
 import { loadCorpus } from '../../../src/corpus/load-corpus.ts';
 import { SnapshotFormatError } from '../../../src/search/index-cache/corpus-snapshot.ts';
 import { startEngine, startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
@@ -286,7 +297,7 @@ describe('startEngine with the index cache', () => {
 
     // Another corpus saved since is the most recently used file; it is not read for this one.
     const other = await startEngine({ corpusPath: DATED_CORPUS, cache });
-    expect((await readdir(cache.dir)).sort()).toEqual(
+    expect((await readdir(cache.dir)).filter((name) => name.endsWith('.idx')).sort()).toEqual(
       [cold.engine.version, other.engine.version].map((v) => path.basename(cache.fileFor(v))).sort(),
     );
     expect((await cache.prefetch(await corpusOnDisk(folder)))?.file).toBe(cache.fileFor(cold.engine.version));
@@ -304,20 +315,135 @@ describe('startEngine with the index cache', () => {
   });
 });
 
+/** `loadCorpus`, counting the times the files are read and parsed. */
+function countingLoad() {
+  const counted = { reads: 0 };
+  const load: typeof loadCorpus = (corpusPath, options) => {
+    counted.reads++;
+    return loadCorpus(corpusPath, options);
+  };
+  return Object.assign(counted, { load });
+}
+
+describe('startWorkerEngine keeping the corpus laid out to share (the bot)', () => {
+  /** A start as the bot's (the index on a worker), its engine closed once `use` is done with it. */
+  async function started<T>(
+    corpusPath: string,
+    load: typeof loadCorpus,
+    use: (start: Awaited<ReturnType<typeof startWorkerEngine>>) => Promise<T> | T,
+  ): Promise<T> {
+    const start = await startWorkerEngine({ corpusPath, cache, load });
+    try {
+      return await use(start);
+    } finally {
+      start.engine.close();
+    }
+  }
+
+  const answers = async (start: Awaited<ReturnType<typeof startWorkerEngine>>) => [
+    await start.engine.answerAsync(QUESTION),
+    await start.engine.answerAsync('Gravelines dock strike', { limit: 5 }),
+  ];
+
+  it('restores the corpus of unchanged files without reading them: equal to a fresh read, same answers', async () => {
+    for (const corpusPath of [folder, DATED_CORPUS]) {
+      const counted = countingLoad();
+      const cold = await started(corpusPath, counted.load, async (start) => {
+        expect(start).toMatchObject({ from: 'built', parsed: true });
+        return answers(start);
+      });
+      await started(corpusPath, counted.load, async (warm) => {
+        expect(counted.reads).toBe(1);
+        expect(warm).toMatchObject({ from: 'cache', parsed: false, lookup: { status: 'hit' } });
+        expect(warm.engine.corpus).toEqual(await loadCorpus(corpusPath));
+        expect(await answers(warm)).toEqual(cold);
+      });
+    }
+  });
+
+  it('reads the files again when one byte changed, even at the same size and modification time', async () => {
+    const file = path.join(folder, 'teteghem-mayor-threatened-with-gun.md');
+    const when = new Date('2024-05-14T12:00:00Z');
+    await utimes(file, when, when);
+    const counted = countingLoad();
+    const before = await started(folder, counted.load, (cold) => cold.engine.version);
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replaceAll('Dhersin', 'Dhorsin'));
+    await utimes(file, when, when);
+
+    await started(folder, counted.load, async (changed) => {
+      expect(counted.reads).toBe(2);
+      expect(changed).toMatchObject({ parsed: true, from: 'built' });
+      expect(changed.engine.version).not.toBe(before);
+      expect(changed.engine.corpus).toEqual(await loadCorpus(folder));
+      expect((await changed.engine.answerAsync(QUESTION)).results[0]?.passage).toContain('Franck Dhorsin');
+    });
+    // The edited files' corpus is the one kept now.
+    await started(folder, counted.load, (again) => expect(again.parsed).toBe(false));
+    expect(counted.reads).toBe(2);
+  });
+
+  it('refuses a damaged corpus file by its checksum: reads the files, answers the same, and restores next time', async () => {
+    const counted = countingLoad();
+    const cold = await started(folder, counted.load, answers);
+    const [name] = (await readdir(cache.dir)).filter((entry) => entry.endsWith('.shared'));
+    const file = path.join(cache.dir, name!);
+    const bytes = await readFile(file);
+    bytes[100]! ^= 0x20; // a byte of a passage's text
+    await writeFile(file, bytes);
+
+    await started(folder, counted.load, async (rebuilt) => {
+      expect(counted.reads).toBe(2);
+      expect(rebuilt).toMatchObject({
+        parsed: true,
+        lookup: { status: 'corrupt', file, reason: expect.stringContaining('checksum') },
+      });
+      expect(await answers(rebuilt)).toEqual(cold);
+    });
+    await started(folder, counted.load, async (warm) => {
+      expect(warm).toMatchObject({ parsed: false, lookup: { status: 'hit' } });
+      expect(await answers(warm)).toEqual(cold);
+    });
+    expect(counted.reads).toBe(2);
+  });
+
+  it('reads the files when the corpus file is cut short, or holds another corpus than its name says', async () => {
+    const counted = countingLoad();
+    await started(DATED_CORPUS, counted.load, () => undefined);
+    await started(folder, counted.load, () => undefined);
+    const names = (await readdir(cache.dir)).filter((entry) => entry.endsWith('.shared'));
+    expect(names).toHaveLength(2);
+    const fileOf = async (corpusPath: string) => cache.corpusFileFor((await digestCorpusOnDisk(corpusPath))!);
+    const [dated, bundled] = [await fileOf(DATED_CORPUS), await fileOf(folder)];
+    await truncate(bundled, 1000);
+    await started(folder, counted.load, (start) =>
+      expect(start).toMatchObject({ parsed: true, lookup: { status: 'corrupt', reason: 'no trailer' } }),
+    );
+    await copyFile(dated, bundled);
+    await started(folder, counted.load, async (start) => {
+      expect(start).toMatchObject({
+        parsed: true,
+        lookup: { status: 'corrupt', reason: 'saved from other files than its name says' },
+      });
+      expect(start.engine.corpus).toEqual(await loadCorpus(folder));
+    });
+    expect(counted.reads).toBe(4);
+  });
+
+  it('keeps no corpus of files it did not see (a loader that reports none), nor with the cache off', async () => {
+    const silent: typeof loadCorpus = (corpusPath) => loadCorpus(corpusPath);
+    await started(folder, silent, () => undefined);
+    expect((await readdir(cache.dir)).filter((entry) => entry.endsWith('.shared'))).toEqual([]);
+    const off = await startWorkerEngine({ corpusPath: folder, cache: new IndexCache({ dir: '' }) });
+    off.engine.close();
+    expect(off).toMatchObject({ parsed: true, lookup: { status: 'miss', reason: 'disabled' } });
+  });
+});
+
 describe('startEngine keeping the parsed corpus with its index (keepCorpus: the CLI)', () => {
   /** A start as the CLI's: the parsed corpus kept with the index. */
   const keeping = (corpusPath: string, load: typeof loadCorpus) =>
     startEngine({ corpusPath, cache, load, keepCorpus: true });
-
-  /** `loadCorpus`, counting the times the files are read and parsed. */
-  function countingLoad() {
-    const counted = { reads: 0 };
-    const load: typeof loadCorpus = (corpusPath, options) => {
-      counted.reads++;
-      return loadCorpus(corpusPath, options);
-    };
-    return Object.assign(counted, { load });
-  }
 
   it('restores the corpus of unchanged files without reading them: equal to a fresh read, same answers', async () => {
     for (const corpusPath of [folder, DATED_CORPUS]) {
@@ -431,7 +557,7 @@ describe('startEngine keeping the parsed corpus with its index (keepCorpus: the 
     expect((await keeping(folder, counted.load)).from).toBe('cache');
     expect(counted.reads).toBe(1);
   });
-  it('without keepCorpus (the bot) never keeps nor restores a parsed corpus: its text comes from its files', async () => {
+  it('without keepCorpus (the bot with INDEX_THREAD=main) never keeps nor restores a parsed corpus: its text comes from its files', async () => {
     const counted = countingLoad();
     const cold = await startEngine({ corpusPath: folder, cache, load: counted.load });
     const warm = await startEngine({ corpusPath: folder, cache, load: counted.load });
