@@ -81,7 +81,7 @@ const sourceUrls = {
   },
 };
 
-async function compile(entry, out) {
+async function compile(entry, out, commonjs) {
   const { build } = await import('esbuild');
   const started = Date.now();
   const result = await build({
@@ -89,18 +89,27 @@ async function compile(entry, out) {
     entryPoints: [entry],
     bundle: true,
     platform: 'node',
-    format: 'esm',
     target: 'node20',
-    // Native addons cannot be bundled; a library read with `require` (CommonJS) is given one.
+    // Native addons cannot be bundled.
     external: ['*.node', 'better-sqlite3'],
-    banner: {
-      js: "import { createRequire as newsdeskRequire } from 'node:module'; const require = newsdeskRequire(import.meta.url);",
-    },
+    ...(commonjs
+      ? { format: 'cjs' }
+      : {
+          format: 'esm',
+          // A library read with `require` (CommonJS) is given one.
+          banner: {
+            js: "import { createRequire as newsdeskRequire } from 'node:module'; const require = newsdeskRequire(import.meta.url);",
+          },
+        }),
     write: false,
     metafile: true,
     logLevel: 'error',
     plugins: [sourceUrls],
   });
+  // `import.meta` is empty in CommonJS: code that reads it other than for its `url` (which the plugin
+  // above writes in) would run wrongly, so it is not run at all.
+  const lost = result.warnings.find((warning) => warning.text.includes('import.meta'));
+  if (lost) throw new Error(`cannot compile ${entry}: ${lost.text} (${lost.location?.file})`);
   const sources = Object.fromEntries(
     [
       ...Object.keys(result.metafile.inputs),
@@ -123,13 +132,14 @@ async function compile(entry, out) {
 /**
  * The URL of `entry` (a path from the repository's root, `src/…/x.ts`) compiled, compiling it first if
  * any of its sources changed; undefined when there is nowhere to write it (a read-only node_modules):
- * the caller then runs the TypeScript through tsx, only slower.
+ * the caller then runs the TypeScript through tsx, only slower. `commonjs`: compiled to CommonJS (`.cjs`),
+ * for `vm.Script`, which can be given V8's compiled code of an earlier run (`run-compiled.mjs`).
  */
-export async function compiledModule(entry) {
-  const out = path.join(OUT_DIR, `${path.basename(entry, '.ts')}.mjs`);
+export async function compiledModule(entry, { commonjs = false } = {}) {
+  const out = path.join(OUT_DIR, `${path.basename(entry, '.ts')}.${commonjs ? 'cjs' : 'mjs'}`);
   if (!fresh(out)) {
     try {
-      await compile(entry, out);
+      await compile(entry, out, commonjs);
     } catch (error) {
       if (!['EACCES', 'EROFS', 'EPERM', 'ENOSPC'].includes(error?.code)) throw error;
       return undefined;

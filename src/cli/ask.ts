@@ -165,4 +165,7 @@ function open(corpus: string): Promise<StartedEngine<SearchEngine>> {
   return openEngine(config, indexCacheOf(config), startProgress({ label: 'ask' }), { keepCorpus: true });
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// Not a top-level `await`: `npm run ask` runs this compiled to CommonJS (`run-compiled.mjs`).
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { ItemEntity, ItemSentence, WinkMethods } from 'wink-nlp';
+import { englishModel } from './english-model.ts';
 
 /** Kinds of fact a passage can state, as questions ask for them. */
 export type EntityKind = 'name' | 'date' | 'time' | 'duration' | 'money' | 'percent' | 'number' | 'ordinal';
@@ -48,13 +49,12 @@ export function entitiesOf(text: string): Entity[] {
   return entities;
 }
 
-// The English model takes about a second of CPU to load: not for every command that imports the
-// engine (a usage error), only for one that builds it (see `prepareEntities`).
+// The English model takes about a third of a second of CPU to load (`englishModel`): not for every
+// command that imports the engine (a usage error), only for one that builds it (see `prepareEntities`).
 function loadNlp(): WinkMethods {
   const require = createRequire(import.meta.url);
   const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
-  const model = require('wink-eng-lite-web-model') as Parameters<typeof winkNLP>[0];
-  return winkNLP(model, ['sbd', 'pos', 'ner']);
+  return winkNLP(englishModel(), ['sbd', 'pos', 'ner']);
 }
 
 /** Whether `prepareEntities` loads the model up front (the bot) or leaves it to the first question (the CLI). */

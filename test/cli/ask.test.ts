@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,6 +147,36 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     expect(first.stdout).toBe(fresh.stdout);
     expect(cached.stdout).toBe(fresh.stdout);
   }, 240_000);
+
+  it("keeps V8's compiled code of the compiled CLI for the next call, never using one made from other code", async () => {
+    const compiled = join(ROOT, 'node_modules/.cache/newsdesk/ask.cjs');
+    const kept = join(ROOT, 'node_modules/.cache/newsdesk/ask.v8');
+    const question = ['who threatened the mayor of Teteghem?'];
+    const first = await ask(question, undefined, {}, COMPILED);
+    expect(first.code).toBe(0);
+    const hash = createHash('sha256')
+      .update(await readFile(compiled))
+      .digest();
+    const code = await readFile(kept);
+    expect(code.subarray(0, 32)).toEqual(hash);
+    // The same V8 code, said to be of other code: not used, and replaced by the code of this one.
+    await writeFile(
+      kept,
+      Buffer.concat([createHash('sha256').update('other code').digest(), code.subarray(32)]),
+    );
+    const other = await ask(question, undefined, {}, COMPILED);
+    expect(other.stdout).toBe(first.stdout);
+    expect((await readFile(kept)).subarray(0, 32)).toEqual(hash);
+    // Damaged: V8 refuses it, the command runs all the same and keeps its code again.
+    await writeFile(kept, Buffer.concat([hash, Buffer.alloc(code.byteLength - 32, 7)]));
+    const damaged = await ask(question, undefined, {}, COMPILED);
+    expect(damaged.stdout).toBe(first.stdout);
+    expect((await readFile(kept)).equals(Buffer.concat([hash, Buffer.alloc(code.byteLength - 32, 7)]))).toBe(
+      false,
+    );
+    const next = await ask(question, undefined, {}, COMPILED);
+    expect(next.stdout).toBe(first.stdout);
+  });
 
   it('shows its progress on stderr while it reads and indexes, a line every few seconds when not on a terminal', async () => {
     const run = await ask(['--corpus', 'corpus', 'mayor'], undefined, { INDEX_CACHE_DIR: '' });
