@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
 import { CorpusError, loadCorpus } from '../../corpus/load-corpus.ts';
-import { openSharedCorpus, shareCorpus } from '../../corpus/shared-corpus.ts';
+import { openSharedCorpus, passageCount, shareCorpus } from '../../corpus/shared-corpus.ts';
 import { loadLanguageModelWhenNeeded, prepareEntities } from '../../text/entities.ts';
 import { Engine } from '../engine.ts';
 import { corpusOnDisk, IndexCache } from '../index-cache/index-cache.ts';
@@ -123,8 +123,8 @@ async function openHandedOver(postings: SharedArrayBuffer): Promise<{ engine: En
   prepareEntities();
   const corpus = await arriving;
   const stored = readPostings(new Uint8Array(postings));
-  const counts = corpus.articles.map((article) => article.passages.length);
-  const engine = Engine.fromPostings(corpus, fitPostings(stored, counts));
+  // Counted without making every passage of the shared corpus, as a start from the cache does.
+  const engine = Engine.fromPostings(corpus, fitPostings(stored, corpus.articles.map(passageCount)));
   // Before it serves: what restoring left behind goes now, not beside the old workers.
   collectGarbage();
   const indexMs = performance.now() - started;
