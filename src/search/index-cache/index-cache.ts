@@ -332,11 +332,7 @@ export class IndexCache {
     await this.removeStaleTemporaryFiles();
     const file = this.corpusFileFor(files);
     const read = await readSharedCorpusFile(file, files, cacheSizeBound(corpusBytes));
-    if (read.status === 'read') {
-      // Marks it used: eviction takes the least recently used files first.
-      const now = new Date();
-      await utimes(file, now, now).catch(() => undefined);
-    }
+    if (read.status === 'read') await markUsed(file);
     return read;
   }
 
@@ -608,10 +604,14 @@ async function restoreEngine(
     {},
     restored,
   );
-  // Marks it used: eviction takes the least recently used files first.
+  await markUsed(file);
+  return engine;
+}
+
+/** Marks a cache file used now: eviction takes the least recently used files first. */
+async function markUsed(file: string): Promise<void> {
   const now = new Date();
   await utimes(file, now, now).catch(() => undefined);
-  return engine;
 }
 
 function checksumHash(corpusVersion: string): Hash {
