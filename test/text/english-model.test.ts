@@ -46,6 +46,24 @@ describe('englishModel: wink-eng-lite-web-model loaded for less', () => {
     assert.deepStrictEqual(englishModel().core(), packaged().core());
   });
 
+  it("keeps the lexicon's word index in a form that acts as the package's object", () => {
+    type Lexeme = { list: string[]; hash: Record<string, number> };
+    const ours = (englishModel().core() as { features: { lexeme: Lexeme } }).features.lexeme;
+    const theirs = (packaged().core() as { features: { lexeme: Lexeme } }).features.lexeme;
+    const word = ours.list[1234]!;
+    expect(ours.hash[word]).toBe(theirs.hash[word]);
+    expect(word in ours.hash).toBe(true);
+    expect('qzxv-not-a-word' in ours.hash).toBe(false);
+    expect(ours.hash['qzxv-not-a-word']).toBeUndefined();
+    expect(Object.keys(ours.hash)).toHaveLength(Object.keys(theirs.hash).length);
+    // wink-nlp adds the words it meets that its lexicon lacks; a difference then shows in a comparison.
+    ours.hash['qzxv-not-a-word'] = ours.list.length;
+    expect(ours.hash['qzxv-not-a-word']).toBe(ours.list.length);
+    assert.notDeepStrictEqual(ours.hash, theirs.hash);
+    theirs.hash['qzxv-not-a-word'] = ours.list.length;
+    assert.deepStrictEqual(ours.hash, theirs.hash);
+  });
+
   it('reads real articles and questions exactly as the package does', () => {
     const pipe = ['sbd', 'pos', 'ner'] as const;
     const ours = winkNLP(englishModel(), [...pipe]);
