@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type WinkNlp from 'wink-nlp';
+import { wordIndexOf } from './word-index.ts';
 
 /** The language model `winkNLP(model, pipe)` takes. */
 export type WinkModel = Parameters<typeof WinkNlp>[0];
@@ -21,7 +22,7 @@ function modelDir(): string {
  * - the 3 MB core model is parsed once from its file, where the package requires it and then copies it
  *   by `JSON.parse(JSON.stringify(...))` (so that every load mutates a fresh copy);
  * - its packed lexicon is decoded by `Buffer`, not `atob` and a loop character by character;
- * - the index of its words is a `Map` acting as the object wink-nlp reads (`lexemeIndexOf`);
+ * - the index of its 87,593 words is a table acting as the object wink-nlp reads (`word-index.ts`);
  * - the sentiment model (400 KB, parsed twice) is an empty machine: wink-nlp reads it at every load,
  *   but runs it only for a pipe with `sentiment`, which `entities.ts` never asks for;
  * - the addons (stemmer, lemmatiser with 220 KB of WordNet exceptions, readability) are required when
@@ -80,7 +81,7 @@ function coreModel(file: string): CoreModel {
   for (const name in packing.layout) {
     if (packing.layout[name]![3] === 0) features[name]!.hash = indexOf(features[name]!.list);
   }
-  features.lexeme.hash = lexemeIndexOf(features.lexeme.list);
+  features.lexeme.hash = wordIndexOf(features.lexeme.list);
   const clusters = features.posClusters.list;
   for (let k = 0; k < clusters.length; k++) {
     clusters[k] = new Set((clusters[k] as string).split('_').map((tag) => pos.hash[tag] || 0));
@@ -128,36 +129,6 @@ function indexOf(list: readonly string[]): Record<string, number> {
   const hash: Record<string, number> = Object.create(null);
   for (let k = 0; k < list.length; k++) hash[list[k]!] = k;
   return hash;
-}
-
-/**
- * `indexOf` for the 87,593 words of the lexicon, kept in a `Map`: built in a third of the time an object
- * of that many keys takes (about 0.1 s of CPU, a tenth of a cached call) and in less memory. wink-nlp
- * only reads it as an object (`hash[word]`, `cache.js`) and adds words it meets (`hash[word] = index`), so
- * it gets the Map behind a `Proxy` that acts as that object in every way it can be used: read, written,
- * asked `in`, listed, compared. Looked up a few times a token, only for the few texts a question reads.
- */
-function lexemeIndexOf(list: readonly string[]): Record<string, number> {
-  const index = new Map<string, number>();
-  for (let k = 0; k < list.length; k++) index.set(list[k]!, k);
-  const own = (key: string | symbol): key is string => typeof key === 'string' && index.has(key);
-  return new Proxy(Object.create(null) as Record<string, number>, {
-    get: (_, key) => (typeof key === 'string' ? index.get(key) : undefined),
-    set: (_, key, value: number) => {
-      if (typeof key !== 'string') return false;
-      index.set(key, value);
-      return true;
-    },
-    has: (_, key) => own(key),
-    deleteProperty: (_, key) => {
-      if (typeof key === 'string') index.delete(key);
-      return true;
-    },
-    ownKeys: () => [...index.keys()],
-    getOwnPropertyDescriptor: (_, key) =>
-      own(key) ? { value: index.get(key), writable: true, enumerable: true, configurable: true } : undefined,
-    defineProperty: () => false,
-  });
 }
 
 /** Base64 as 32-bit words, in an ArrayBuffer of its own (a small `Buffer` is a slice of a shared pool). */
