@@ -21,23 +21,29 @@ export function wordIndexOf(list: readonly string[]): Record<string, number> {
   };
   // A word listed twice is at its last place, as in the object.
   for (let k = 0; k < count; k++) slots[slotOf(list[k]!)] = k;
-  // Set since (a number) or deleted (undefined): ahead of the table.
+  // Set since (a number) or deleted (undefined): ahead of the table. wink-nlp only adds words the list
+  // lacks, so a word of the table is looked up there alone until one of them is set or deleted.
   const changed = new Map<string, number | undefined>();
+  let tableChanged = false;
   const get = (word: string): number | undefined => {
-    if (changed.has(word)) return changed.get(word);
+    if (tableChanged && changed.has(word)) return changed.get(word);
     const k = slots[slotOf(word)]!;
-    return k === -1 ? undefined : k;
+    return k === -1 ? changed.get(word) : k;
+  };
+  const change = (word: string, value: number | undefined) => {
+    if (slots[slotOf(word)] !== -1) tableChanged = true;
+    changed.set(word, value);
   };
   return new Proxy(Object.create(null) as Record<string, number>, {
     get: (_, key) => (typeof key === 'string' ? get(key) : undefined),
     set: (_, key, value: number) => {
       if (typeof key !== 'string') return false;
-      changed.set(key, value);
+      change(key, value);
       return true;
     },
     has: (_, key) => typeof key === 'string' && get(key) !== undefined,
     deleteProperty: (_, key) => {
-      if (typeof key === 'string') changed.set(key, undefined);
+      if (typeof key === 'string') change(key, undefined);
       return true;
     },
     ownKeys: () => {
