@@ -101,7 +101,18 @@ export interface EncodedSnapshot {
  */
 export function encodeCorpusSnapshot(corpus: Corpus): EncodedSnapshot | undefined {
   const files = new Map<string, number>();
-  const articles = Object.fromEntries(STORED_FIELDS.map((field) => [field, []])) as unknown as StoredArticles;
+  const articles: StoredArticles = {
+    id: [],
+    file: [],
+    line: [],
+    title: [],
+    publisher: [],
+    url: [],
+    published: [],
+    author: [],
+    language: [],
+    passages: [],
+  };
   const parts: number[] = [];
   let encoding: TextEncoding = 'latin1';
   for (const article of corpus.articles) {
