@@ -1,10 +1,14 @@
 /**
- * `{ [list[k]]: k }` for a long list of words (the English model's 87,593), as an object that wink-nlp
- * reads (`index[word]`), extends (`index[word] = n`, for the words it meets that the list lacks) and
- * that compares as that object would, at a fraction of its cost: a `Proxy` over the list's positions in
- * one `Int32Array`, open addressing by an FNV-1a hash of each word. Built in a third of the time an
- * object or a `Map` of as many keys takes, and outside the heap, so the collector never copies it (a
- * cached CLI call loads the model for every question). Words set or deleted later are kept apart.
+ * `{ [list[k]]: k }` for a long list of words (the English model's 87,593), as wink-nlp reads it
+ * (`index[word]`, `word in index`) and extends it (`index[word] = n`, for a word it meets that the list
+ * lacks), at a fraction of the cost of making that object: the list's positions are one `Int32Array`
+ * (open addressing by an FNV-1a hash of each word), built in about a third of the time an object or a
+ * `Map` of as many keys takes and outside the heap, so the collector never copies it (a cached CLI call
+ * loads the model for every question). The object handed out starts empty: a word read for the first
+ * time is found in the table by its prototype, a `Proxy`, and kept as the object's own property, so
+ * every later read of it is an ordinary property read, as fast as in the object it stands for. Words
+ * added are its own properties too. Unlike that object, it lists only the words read or added so far,
+ * and deleting one of the list's words does not remove it (wink-nlp does neither).
  */
 export function wordIndexOf(list: readonly string[]): Record<string, number> {
   // The list's own words: wink-nlp pushes the words it adds onto the same array.
@@ -21,45 +25,24 @@ export function wordIndexOf(list: readonly string[]): Record<string, number> {
   };
   // A word listed twice is at its last place, as in the object.
   for (let k = 0; k < count; k++) slots[slotOf(list[k]!)] = k;
-  // Set since (a number) or deleted (undefined): ahead of the table. wink-nlp only adds words the list
-  // lacks, so a word of the table is looked up there alone until one of them is set or deleted.
-  const changed = new Map<string, number | undefined>();
-  let tableChanged = false;
-  const get = (word: string): number | undefined => {
-    if (tableChanged && changed.has(word)) return changed.get(word);
-    const k = slots[slotOf(word)]!;
-    return k === -1 ? changed.get(word) : k;
-  };
-  const change = (word: string, value: number | undefined) => {
-    if (slots[slotOf(word)] !== -1) tableChanged = true;
-    changed.set(word, value);
-  };
-  return new Proxy(Object.create(null) as Record<string, number>, {
-    get: (_, key) => (typeof key === 'string' ? get(key) : undefined),
-    set: (_, key, value: number) => {
-      if (typeof key !== 'string') return false;
-      change(key, value);
-      return true;
+  const find = (key: string | symbol): number => (typeof key === 'string' ? slots[slotOf(key)]! : -1);
+  const table = new Proxy(Object.create(null) as object, {
+    get: (_, key, receiver: object) => {
+      const k = find(key);
+      if (k === -1) return undefined;
+      Object.defineProperty(receiver, key, {
+        value: k,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+      return k;
     },
-    has: (_, key) => typeof key === 'string' && get(key) !== undefined,
-    deleteProperty: (_, key) => {
-      if (typeof key === 'string') change(key, undefined);
-      return true;
-    },
-    ownKeys: () => {
-      const keys = new Set<string>();
-      for (let k = 0; k < count; k++) if (!changed.has(list[k]!)) keys.add(list[k]!);
-      for (const [word, k] of changed) if (k !== undefined) keys.add(word);
-      return [...keys];
-    },
-    getOwnPropertyDescriptor: (_, key) => {
-      const value = typeof key === 'string' ? get(key) : undefined;
-      return value === undefined
-        ? undefined
-        : { value, writable: true, enumerable: true, configurable: true };
-    },
-    defineProperty: () => false,
+    has: (_, key) => find(key) !== -1,
   });
+  // A word set (a new one) lands on the object itself: the Proxy has no `set`, so the assignment
+  // makes an own property of the object it was made on, as on any object.
+  return Object.create(table) as Record<string, number>;
 }
 
 /** 32-bit FNV-1a over the word's UTF-16 code units. */

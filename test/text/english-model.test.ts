@@ -42,26 +42,21 @@ function analysis(nlp: WinkMethods, text: string): unknown {
 
 describe('englishModel: wink-eng-lite-web-model loaded for less', () => {
   it('builds the core model the package builds, value for value', () => {
-    // node's own deep comparison: vitest's takes seconds over the 87,593 words of the lexicon.
-    assert.deepStrictEqual(englishModel().core(), packaged().core());
-  });
-
-  it("keeps the lexicon's word index in a form that acts as the package's object", () => {
     type Lexeme = { list: string[]; hash: Record<string, number> };
-    const ours = (englishModel().core() as { features: { lexeme: Lexeme } }).features.lexeme;
-    const theirs = (packaged().core() as { features: { lexeme: Lexeme } }).features.lexeme;
-    const word = ours.list[1234]!;
-    expect(ours.hash[word]).toBe(theirs.hash[word]);
-    expect(word in ours.hash).toBe(true);
-    expect('qzxv-not-a-word' in ours.hash).toBe(false);
-    expect(ours.hash['qzxv-not-a-word']).toBeUndefined();
-    expect(Object.keys(ours.hash)).toHaveLength(Object.keys(theirs.hash).length);
-    // wink-nlp adds the words it meets that its lexicon lacks; a difference then shows in a comparison.
-    ours.hash['qzxv-not-a-word'] = ours.list.length;
-    expect(ours.hash['qzxv-not-a-word']).toBe(ours.list.length);
-    assert.notDeepStrictEqual(ours.hash, theirs.hash);
-    theirs.hash['qzxv-not-a-word'] = ours.list.length;
-    assert.deepStrictEqual(ours.hash, theirs.hash);
+    const ours = englishModel().core() as { features: { lexeme: Lexeme } };
+    const theirs = packaged().core() as { features: { lexeme: Lexeme } };
+    // The word index is compared word by word below: it lists only the words read so far.
+    const ourIndex = ours.features.lexeme.hash;
+    const theirIndex = theirs.features.lexeme.hash;
+    ours.features.lexeme.hash = {};
+    theirs.features.lexeme.hash = {};
+    // node's own deep comparison: vitest's takes seconds over the 87,593 words of the lexicon.
+    assert.deepStrictEqual(ours, theirs);
+    const words = [...theirs.features.lexeme.list, 'qzxv-not-a-word', 'constructor', '__proto__', 'toString'];
+    for (const word of words) {
+      assert.equal(ourIndex[word], theirIndex[word], word);
+      assert.equal(word in ourIndex, word in theirIndex, word);
+    }
   });
 
   it('reads real articles and questions exactly as the package does', () => {
