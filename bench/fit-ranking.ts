@@ -411,13 +411,6 @@ const FOCUS_FEATURES: readonly ConfidenceFeature[] = [
   'focusUnknownShare',
 ];
 
-/** Names as wholes and focus words meeting in a sentence: the fifth session's features. */
-const NAME_FEATURES: readonly ConfidenceFeature[] = [
-  'nameArticleMissing',
-  'namePassageMissing',
-  'focusApart',
-];
-
 /** How specific the matched words are, with the ranking score and the asked-for fact. */
 const SPECIFICITY: readonly ConfidenceFeature[] = [
   'score',
@@ -442,23 +435,16 @@ const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[] }>
   'all but the asker': {
     used: CONFIDENCE_FEATURES.filter((name) => name !== 'speaksOfAsker'),
   },
-  'before (issue 10, fifth session)': {
-    used: CONFIDENCE_FEATURES.filter((name) => !NAME_FEATURES.includes(name)),
-  },
   'before (issue 10, third session)': {
-    used: CONFIDENCE_FEATURES.filter(
-      (name) => !FOCUS_FEATURES.includes(name) && !NAME_FEATURES.includes(name),
-    ),
+    used: CONFIDENCE_FEATURES.filter((name) => !FOCUS_FEATURES.includes(name)),
   },
   'before (issue 10, second session)': {
     used: CONFIDENCE_FEATURES.filter(
-      (name) =>
-        !SESSION_3_FEATURES.includes(name) && !FOCUS_FEATURES.includes(name) && !NAME_FEATURES.includes(name),
+      (name) => !SESSION_3_FEATURES.includes(name) && !FOCUS_FEATURES.includes(name),
     ),
   },
   specificity: { used: SPECIFICITY },
   'specificity and focus': { used: [...SPECIFICITY, ...FOCUS_FEATURES] },
-  'specificity, focus and names': { used: [...SPECIFICITY, ...FOCUS_FEATURES, ...NAME_FEATURES] },
   'specificity, small': {
     used: [
       'score',

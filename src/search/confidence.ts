@@ -1,6 +1,5 @@
-import { focusWords, multiwordNames } from '../text/entities.ts';
-import { splitSentences } from '../text/sentences.ts';
-import { analyze, type Token } from './analyze.ts';
+import { focusWords } from '../text/entities.ts';
+import { analyze } from './analyze.ts';
 import type { ConfidenceFeature, Features, RankFeature } from './ranking-model.ts';
 
 /** One question term as one candidate passage matches it. */
@@ -35,23 +34,6 @@ export interface MatchEvidence {
   speaksOfAsker: boolean;
   /** Terms of the question's nouns, proper nouns and numbers: what it is about (see `focusWords`). */
   focus: ReadonlySet<string>;
-  /** The question's names of two words or more, each as the candidate's article holds it or not. */
-  names: NameEvidence[];
-  /**
-   * The largest share of the weight of the question's focus words that the passage holds which one of
-   * its sentences holds: 1 when they meet in a sentence, less when they are strewn over several.
-   */
-  focusSentence: number;
-}
-
-/** One multiword name of the question ("Credit Suisse") as one candidate holds it. */
-export interface NameEvidence {
-  /** Rarity (idf) of its words, summed. */
-  weight: number;
-  /** Its words, in order, in the passage. */
-  inPassage: boolean;
-  /** Its words, in order, in some passage of the article. */
-  inArticle: boolean;
 }
 
 /** A word of the first or second person ("US" in capitals is the country, not "us"). */
@@ -138,12 +120,6 @@ export function confidenceFeatures(
     .slice(0, 2);
   const rarestWeight = rarest.reduce((sum, term) => sum + term.weight, 0);
   const rareMissing = rarest.reduce((sum, term) => sum + (term.inPassage ? 0 : term.weight), 0);
-  let nameArticleMissing = 0;
-  let namePassageMissing = 0;
-  for (const name of evidence.names) {
-    if (!name.inArticle) nameArticleMissing += name.weight;
-    if (!name.inPassage) namePassageMissing += name.weight;
-  }
   return {
     score,
     coverage: ranking.coverage,
@@ -172,65 +148,7 @@ export function confidenceFeatures(
     focusArticleMissing: focusArticleMissing / 10,
     focusMissing: focusMissing / 10,
     focusUnknownShare: focusTotal > 0 ? focusUnknown / focusTotal : 0,
-    nameArticleMissing: nameArticleMissing / 10,
-    namePassageMissing: namePassageMissing / 10,
-    focusApart: 1 - evidence.focusSentence,
   };
-}
-
-/** The analysed terms of each name of two words or more in the question (see `multiwordNames`). */
-export function multiwordNameTerms(question: string): string[][] {
-  return multiwordNames(question)
-    .map((name) => analyze(name))
-    .filter((terms) => terms.length > 1);
-}
-
-/** Two terms the same but for one letter, among words of five letters or more ("colin", "collin"). */
-function nearlySame(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (Math.min(a.length, b.length) < 5 || Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  const [long, short] = a.length >= b.length ? [a, b] : [b, a];
-  // One letter replaced, or one more in the longer word.
-  return long.slice(i + 1) === short.slice(i + (long.length === short.length ? 1 : 0));
-}
-
-/** Whether `tokens` hold the terms of `name` one after the other (a letter off allowed, as for a misspelt name). */
-export function holdsName(tokens: readonly Token[], name: readonly string[]): boolean {
-  for (let i = 0; i + name.length <= tokens.length; i++) {
-    let j = 0;
-    while (j < name.length && nearlySame(tokens[i + j]!.term, name[j]!)) j++;
-    if (j === name.length) return true;
-  }
-  return false;
-}
-
-/**
- * The largest share of `weights` (of the focus terms the passage holds) held by one sentence of the
- * passage `text` with its `tokens`: 1 when one sentence holds all, 0 when none is held.
- */
-export function focusInOneSentence(
-  text: string,
-  tokens: readonly Token[],
-  weights: ReadonlyMap<string, number>,
-): number {
-  const held = new Set(tokens.filter((token) => weights.has(token.term)).map((token) => token.term));
-  let total = 0;
-  for (const term of held) total += weights.get(term)!;
-  if (total === 0) return 0;
-  let best = 0;
-  for (const sentence of splitSentences(text)) {
-    const inSentence = new Set(
-      tokens
-        .filter((t) => t.start >= sentence.start && t.end <= sentence.end && weights.has(t.term))
-        .map((t) => t.term),
-    );
-    let sum = 0;
-    for (const term of inSentence) sum += weights.get(term)!;
-    best = Math.max(best, sum / total);
-  }
-  return best;
 }
 
 /** The analysed terms of what the question is about: its nouns, proper nouns and numbers (see `focusWords`). */

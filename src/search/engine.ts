@@ -9,16 +9,7 @@ import { analyze, forgetWords, rememberCorpusWords, type Token, tokenize } from 
 import type { Answer, AnswerOptions, AnswerResult, Timeline, TimelineEntry } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
-import {
-  confidenceFeatures,
-  focusInOneSentence,
-  focusTerms,
-  holdsName,
-  type MatchEvidence,
-  multiwordNameTerms,
-  type NameEvidence,
-  speaksOfAsker,
-} from './confidence.ts';
+import { confidenceFeatures, focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
 import { everydayShare } from './everyday-words.ts';
 import { inPeriod, type Period } from './period.ts';
@@ -166,8 +157,6 @@ interface Asked {
   speaksOfAsker: boolean;
   /** Terms of what the question is about (see `focusTerms`). */
   focus: ReadonlySet<string>;
-  /** Terms of the question's names of two words or more (see `multiwordNameTerms`). */
-  names: string[][];
   /** Whether a mention is made of the question's own words (then it cannot be the answer). */
   isKnown: (mention: string) => boolean;
 }
@@ -472,7 +461,6 @@ export class Engine extends SearchEngine {
       totalWeight,
       speaksOfAsker: speaksOfAsker(question),
       focus: focusTerms(question),
-      names: multiwordNameTerms(question),
       isKnown: knownTo(terms),
     };
   }
@@ -603,7 +591,7 @@ export class Engine extends SearchEngine {
   }
 
   /** The candidate's confidence of answering, from how much and how specific its matched words are. */
-  private judge(candidate: Candidate, { termWeights, speaksOfAsker, focus, names }: Asked): void {
+  private judge(candidate: Candidate, { termWeights, speaksOfAsker, focus }: Asked): void {
     let rarestMatchedDf = Number.POSITIVE_INFINITY;
     let matchedIdf = 0;
     for (const [term, weight] of candidate.matchedTerms) {
@@ -626,38 +614,11 @@ export class Engine extends SearchEngine {
       matchedIdf,
       speaksOfAsker,
       focus,
-      ...this.namesAndFocus(candidate, names, focus),
     };
     candidate.confidence = confidenceOf(
       this.model,
       confidenceFeatures(candidate.evidence, candidate.features, candidate.score),
     );
-  }
-
-  /** Whether the candidate holds the question's names whole, and its focus words in one sentence. */
-  private namesAndFocus(
-    candidate: Candidate,
-    names: readonly string[][],
-    focus: ReadonlySet<string>,
-  ): { names: NameEvidence[]; focusSentence: number } {
-    const { passage, article } = candidate.located;
-    const tokens = candidate.tokens ?? tokenize(passage.text);
-    let articleTokens: Token[][] | undefined;
-    const evidence = names.map((name) => {
-      const weight = name.reduce((sum, term) => sum + this.weight(term), 0);
-      const inPassage = holdsName(tokens, name);
-      // Past a word the article lacks (MiniSearch's fuzzy match included) no passage can hold the name.
-      const possible = name.every(
-        (term) => candidate.articleTerms.has(term) || candidate.inPassage.has(term),
-      );
-      if (inPassage || !possible) return { weight, inPassage, inArticle: inPassage };
-      articleTokens ??= article.passages.map((p) => (p === passage ? tokens : tokenize(p.text)));
-      return { weight, inPassage, inArticle: articleTokens.some((t) => holdsName(t, name)) };
-    });
-    const focusWeights = new Map(
-      [...focus].filter((term) => this.documentFrequency.has(term)).map((term) => [term, this.weight(term)]),
-    );
-    return { names: evidence, focusSentence: focusInOneSentence(passage.text, tokens, focusWeights) };
   }
 
   /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */

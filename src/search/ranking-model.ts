@@ -100,21 +100,6 @@ export const CONFIDENCE_FEATURES = [
   'focusMissing',
   /** Share of the weight of those words that the corpus has never seen. */
   'focusUnknownShare',
-  /**
-   * Rarity (idf) of the question's names of two words or more ("Jens Stoltenberg", "the Ever Given";
-   * see `multiwordNames`) that the article does not hold as a whole, summed, over 10. The focus
-   * features count a name's words one by one: an article on another ship in the Suez canal holds
-   * "ever" and "given" somewhere, never "Ever Given".
-   */
-  'nameArticleMissing',
-  /** ...that the passage does not hold as a whole. */
-  'namePassageMissing',
-  /**
-   * 1 - the largest share of the weight of the focus words the passage holds that one of its sentences
-   * holds: 0 when they meet in one sentence, near 1 when each is in a sentence of its own ("black" and
-   * "hole" in a politics article, "image" two sentences later).
-   */
-  'focusApart',
 ] as const;
 export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
 

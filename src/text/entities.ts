@@ -146,30 +146,3 @@ export function focusWords(question: string): string[] {
   const pos = tokens.out(its.pos);
   return values.filter((_, i) => FOCUS_POS.has(pos[i]!));
 }
-
-/** A word that opens a name when capitalised past the question's first word ("the Ever Given"). */
-const CAPITALISED = /^\p{Lu}[\p{L}\p{N}'’.-]+$/u;
-
-/**
- * The names of two words or more a question holds ("Jens Stoltenberg", "Credit Suisse", "the Ever
- * Given"): runs of proper nouns by wink-nlp's tagger, or of capitalised words past the first (the tagger
- * reads "Ever Given" as an adverb and a verb). A name is a whole: an article holding "Ever" and "Given"
- * apart is not about the ship.
- */
-export function multiwordNames(question: string): string[] {
-  nlp ??= loadNlp();
-  const its = nlp.its;
-  const tokens = nlp.readDoc(question).tokens();
-  const values = tokens.out(its.value);
-  const pos = tokens.out(its.pos);
-  const inName = (i: number) => pos[i] === 'PROPN' || (i > 0 && CAPITALISED.test(values[i]!));
-  const names: string[] = [];
-  for (let i = 0; i < values.length; i++) {
-    if (!inName(i)) continue;
-    let last = i;
-    while (last + 1 < values.length && inName(last + 1)) last++;
-    if (last > i) names.push(values.slice(i, last + 1).join(' '));
-    i = last;
-  }
-  return names;
-}
