@@ -2,9 +2,9 @@
  * `{ [list[k]]: k }` for a long list of words (the English model's 87,593), as wink-nlp reads it
  * (`index[word]`, `word in index`) and extends it (`index[word] = n`, for a word it meets that the list
  * lacks), at a fraction of the cost of making that object: the list's positions are one `Int32Array`
- * (open addressing by an FNV-1a hash of each word), built in about a third of the time an object or a
- * `Map` of as many keys takes and outside the heap, so the collector never copies it (a cached CLI call
- * loads the model for every question). The object handed out starts empty: a word read for the first
+ * (open addressing by an FNV-1a hash of each word), built in about a third of the time an object of as
+ * many keys takes (half a `Map`'s) and outside the heap, so the collector never copies it (a cached CLI
+ * call loads the model for every question). The object handed out starts empty: a word read for the first
  * time is found in the table by its prototype, a `Proxy`, and kept as the object's own property, so
  * every later read of it is an ordinary property read, as fast as in the object it stands for. Words
  * added are its own properties too. Unlike that object, it lists only the words read or added so far,
