@@ -22,6 +22,16 @@ export const RANK_FEATURES = [
    * then name the speaker the question asks about.
    */
   'speakerInContext',
+  /**
+   * A passage speaking through a pronoun or continuing a quote: share of the question's weight it lacks
+   * that the three passages before it hold (who is speaking).
+   */
+  'speakerBefore',
+  /**
+   * `contextOnly` when the passage holds the kind of fact asked for: the question's words name the
+   * topic in the paragraph before or after, and this one gives the name, sum or date.
+   */
+  'factBesideContext',
   /** The inverted pyramid: the article's relevance over (1 + the passage's place in it). */
   'lead',
   /** The passage holds the kind of fact asked for (a name for "who", a sum for "how much"). */
