@@ -412,7 +412,7 @@ export class Engine extends SearchEngine {
     const candidates: Candidate[] = [];
     for (const [hit, hitRank] of this.pool(retrieved, wanted, pool)) {
       yield;
-      const candidate = this.candidate(hit, hitRank, retrieved, asked);
+      const candidate = this.candidate(hit, hitRank, retrieved, asked, everyLayout);
       if (candidate) candidates.push(candidate);
     }
     yield* this.measureLayout(candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
@@ -485,12 +485,16 @@ export class Engine extends SearchEngine {
     }
   }
 
-  /** A candidate with the features that need no tokens of the passage (unless common terms do). */
+  /**
+   * A candidate with the features that need no tokens of the passage (unless common terms do). With
+   * `everyFeature` (fitting), those the model weighs 0 are measured too; otherwise they are left 0.
+   */
   private candidate(
     hit: SearchResult,
     hitRank: number,
     retrieved: Retrieved,
     asked: Asked,
+    everyFeature: boolean,
   ): Candidate | undefined {
     const located = this.byCitation.get(String(hit.id));
     if (!located) return undefined;
@@ -498,7 +502,10 @@ export class Engine extends SearchEngine {
     const matchedTerms = new Map(hit.terms.map((term) => [term, this.weight(term)]));
     const inPassage = new Set(hit.queryTerms);
     const own = textTerms(hit);
-    const speakerBefore = this.speakerBefore(located, own, retrieved, asked);
+    const speakerBefore =
+      everyFeature || this.model.ranking.speakerBefore !== 0
+        ? this.speakerBefore(located, own, retrieved, asked)
+        : 0;
     let contextOnly = 0;
     for (const term of hit.terms) {
       if (!hit.match[term]?.includes('text')) contextOnly += this.weight(term);
