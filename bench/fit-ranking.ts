@@ -246,7 +246,7 @@ const RANKING_SUBSETS: Record<string, readonly RankFeature[]> = {
   all: [],
   'no negatives': ['speakerInContext', 'proximity'],
   'neighbours via a speaker only': ['contextOnly', 'proximity'],
-  'no neighbours (before issue 10, fifth session)': [
+  'no neighbours (before issue 10, sixth session)': [
     'contextOnly',
     'speakerInContext',
     'proximity',

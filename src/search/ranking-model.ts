@@ -31,7 +31,7 @@ export const RANK_FEATURES = [
    * `contextOnly` when the passage holds the kind of fact asked for: the question's words name the
    * topic in the paragraph before or after, and this one gives the name, sum or date.
    *
-   * Neither this nor `speakerBefore` is chosen by `npm run fit-ranking` (issue 10, fifth session):
+   * Neither this nor `speakerBefore` is chosen by `npm run fit-ranking` (issue 10, sixth session):
    * cross-validated hit@1 at L2 0.01, seed / NewsQA / NewsQA over 24k / BBC-Reuters, 0.767 / 0.408 /
    * 0.313 / 0.456 without them, 0.767 / 0.408 / 0.306 / 0.443 with either or both; at the chosen L2
    * (0.1) a fit with them ranks the tuning questions exactly as the weights without them. The seed

@@ -8,7 +8,7 @@ export interface RankingWeights {
   bm25: { k: number; b: number; d: number };
   /**
    * BM25 parameters of the article index. A stronger length normalisation (b 0.85, 1.0), against the
-   * long Telegraph article's passages winning on article relevance, was tried (issue 10, fifth session):
+   * long Telegraph article's passages winning on article relevance, was tried (issue 10, sixth session):
    * seed tuning hit@1 0.767 -> 0.800 (one question), NewsQA 0.413 -> 0.409-0.410, NewsQA over the 24k
    * articles hit@5 0.503 -> 0.497-0.499, after refitting; a trade between sets, so b stays 0.7.
    */
