@@ -246,13 +246,8 @@ const RANKING_SUBSETS: Record<string, readonly RankFeature[]> = {
   all: [],
   'no negatives': ['speakerInContext', 'proximity'],
   'neighbours via a speaker only': ['contextOnly', 'proximity'],
-  'no neighbours (before issue 10, sixth session)': [
-    'contextOnly',
-    'speakerInContext',
-    'proximity',
-    'speakerBefore',
-    'factBesideContext',
-  ],
+  // The shipped model's choice; the two after it add the sixth session's features (issue 10).
+  'no neighbours': ['contextOnly', 'speakerInContext', 'proximity', 'speakerBefore', 'factBesideContext'],
   'no neighbours but a fact beside them': ['contextOnly', 'speakerInContext', 'proximity', 'speakerBefore'],
   'no neighbours but the speaker before and a fact beside them': [
     'contextOnly',
