@@ -246,7 +246,14 @@ const RANKING_SUBSETS: Record<string, readonly RankFeature[]> = {
   all: [],
   'no negatives': ['speakerInContext', 'proximity'],
   'neighbours via a speaker only': ['contextOnly', 'proximity'],
-  'no neighbours': ['contextOnly', 'speakerInContext', 'proximity'],
+  // The shipped model's choice; the two after it add the sixth session's features (issue 10).
+  'no neighbours': ['contextOnly', 'speakerInContext', 'proximity', 'speakerBefore', 'factBesideContext'],
+  'no neighbours but a fact beside them': ['contextOnly', 'speakerInContext', 'proximity', 'speakerBefore'],
+  'no neighbours but the speaker before and a fact beside them': [
+    'contextOnly',
+    'speakerInContext',
+    'proximity',
+  ],
   compact: ['contextOnly', 'speakerInContext', 'proximity', 'lead', 'answerMeets'],
 };
 const L2 = [1e-3, 1e-2, 0.1, 0.3];

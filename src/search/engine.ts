@@ -144,6 +144,8 @@ interface Retrieved {
   articleRanks: Map<string, number>;
   /** Question terms too common to search, counted wherever they appear in a candidate. */
   common: string[];
+  /** The searched question terms a found passage holds in its own text, by citation. */
+  textTerms: (citation: string) => Set<string> | undefined;
 }
 
 /** A question as the ranking weighs it. */
@@ -410,7 +412,7 @@ export class Engine extends SearchEngine {
     const candidates: Candidate[] = [];
     for (const [hit, hitRank] of this.pool(retrieved, wanted, pool)) {
       yield;
-      const candidate = this.candidate(hit, hitRank, retrieved, asked);
+      const candidate = this.candidate(hit, hitRank, retrieved, asked, everyLayout);
       if (candidate) candidates.push(candidate);
     }
     yield* this.measureLayout(candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
@@ -441,6 +443,7 @@ export class Engine extends SearchEngine {
     const byScore = [...articleHits.values()].sort((a, b) => b.score - a.score);
     return {
       hits,
+      textTerms: textTermsOf(hits),
       articleHits,
       topArticleScore: Math.max(Number.EPSILON, byScore[0]?.score ?? 0),
       topPassageScore: hits[0]!.score,
@@ -482,20 +485,27 @@ export class Engine extends SearchEngine {
     }
   }
 
-  /** A candidate with the features that need no tokens of the passage (unless common terms do). */
+  /**
+   * A candidate with the features that need no tokens of the passage (unless common terms do). With
+   * `everyFeature` (fitting), those the model weighs 0 are measured too; otherwise they are left 0.
+   */
   private candidate(
     hit: SearchResult,
     hitRank: number,
     retrieved: Retrieved,
     asked: Asked,
+    everyFeature: boolean,
   ): Candidate | undefined {
     const located = this.byCitation.get(String(hit.id));
     if (!located) return undefined;
     const { termWeights, totalWeight, type, isKnown } = asked;
     const matchedTerms = new Map(hit.terms.map((term) => [term, this.weight(term)]));
     const inPassage = new Set(hit.queryTerms);
-    // Question terms in the passage's own text (a fuzzily matched one is taken as its own).
-    const own = new Set(hit.queryTerms.filter((term) => hit.match[term]?.includes('text') ?? true));
+    const own = textTerms(hit);
+    const speakerBefore =
+      everyFeature || this.model.ranking.speakerBefore !== 0
+        ? this.speakerBefore(located, own, retrieved, asked)
+        : 0;
     let contextOnly = 0;
     for (const term of hit.terms) {
       if (!hit.match[term]?.includes('text')) contextOnly += this.weight(term);
@@ -524,6 +534,8 @@ export class Engine extends SearchEngine {
       articleCoverage: this.covered(new Set([...inPassage, ...articleTerms]), asked),
       contextOnly: neighbours,
       speakerInContext: PRONOUN_SPEAKER.test(located.passage.text) ? neighbours : 0,
+      speakerBefore,
+      factBesideContext: holdsAnswerType ? neighbours : 0,
       lead: articleShare / (1 + located.passage.index),
       answerType: holdsAnswerType ? 1 : 0,
       askedFactMissing: asksForFact && !holdsAnswerType ? 1 : 0,
@@ -546,6 +558,30 @@ export class Engine extends SearchEngine {
       articleRank,
       confidence: 0,
     };
+  }
+
+  /**
+   * For a passage that speaks through a pronoun or continues a quote, the share of the question's weight
+   * it lacks that the three passages before it hold, where the speaker is named ("Madeleine Darneux, 39,
+   * said", then three paragraphs of her words). Read from the searched terms each found passage holds:
+   * no passage is tokenized for it.
+   */
+  private speakerBefore(
+    { article, passage }: Located,
+    own: ReadonlySet<string>,
+    { textTerms }: Retrieved,
+    { termWeights, totalWeight }: Asked,
+  ): number {
+    if (passage.index === 0 || !(PRONOUN_SPEAKER.test(passage.text) || OPENS_QUOTE.test(passage.text))) {
+      return 0;
+    }
+    const before = new Set<string>();
+    for (let i = Math.max(0, passage.index - SPEAKER_REACH); i < passage.index; i++) {
+      for (const term of textTerms(article.passages[i]!.id) ?? []) if (!own.has(term)) before.add(term);
+    }
+    let sum = 0;
+    for (const term of before) sum += termWeights.get(term) ?? 0;
+    return Math.min(1, sum / totalWeight);
   }
 
   /** The rarity-weighted share of the question's terms among `matched` (a fuzzy match counts less). */
@@ -733,6 +769,30 @@ class IndexBuilder {
 /** A statement attributed by a pronoun ("she added", "he told reporters", "said he"). */
 const PRONOUN_SPEAKER =
   /\b(?:(?:he|she|they)\s+(?:said|says|added|adds|told|tells|continued|explained|insisted|warned|argued|wrote)|(?:said|added|says|adds)\s+(?:he|she))\b/i;
+
+/** A paragraph opening with a quotation mark: a quote whose speaker an earlier paragraph names. */
+const OPENS_QUOTE = /^\s*["\u201c\u2018']/;
+
+/** How many passages before a quoted or pronoun-spoken one are searched for its speaker. */
+const SPEAKER_REACH = 3;
+
+/** Question terms in a found passage's own text (a fuzzily matched one is taken as its own). */
+function textTerms(hit: SearchResult): Set<string> {
+  return new Set(hit.queryTerms.filter((term) => hit.match[term]?.includes('text') ?? true));
+}
+
+/**
+ * `textTerms` by citation, undefined for a passage MiniSearch did not find; the hits are mapped by
+ * citation only when first asked (few questions' candidates speak through a pronoun or a quote).
+ */
+function textTermsOf(hits: readonly SearchResult[]): (citation: string) => Set<string> | undefined {
+  let byId: Map<string, SearchResult> | undefined;
+  return (citation) => {
+    byId ??= new Map(hits.map((hit) => [String(hit.id), hit]));
+    const hit = byId.get(citation);
+    return hit === undefined ? undefined : textTerms(hit);
+  };
+}
 
 /**
  * Terms of the question's proper names: capitalised words other than the first. Names pick out the

@@ -6,7 +6,12 @@
 export interface RankingWeights {
   /** BM25 parameters of the passage index (MiniSearch's defaults: k 1.2, b 0.7, d 0.5). */
   bm25: { k: number; b: number; d: number };
-  /** BM25 parameters of the article index. */
+  /**
+   * BM25 parameters of the article index. A stronger length normalisation (b 0.85, 1.0), against the
+   * long Telegraph article's passages winning on article relevance, was tried (issue 10, sixth session):
+   * seed tuning hit@1 0.767 -> 0.800 (one question), NewsQA 0.413 -> 0.409-0.410, NewsQA over the 24k
+   * articles hit@5 0.503 -> 0.497-0.499, after refitting; a trade between sets, so b stays 0.7.
+   */
   articleBm25: { k: number; b: number; d: number };
   /** Boost of question terms written as proper names (capitalised, not the first word). */
   nameBoost: number;
