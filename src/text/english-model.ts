@@ -15,8 +15,9 @@ function modelDir(): string {
 }
 
 /**
- * `wink-eng-lite-web-model` (pinned: its files are read here) as wink-nlp loads it, for about a third
- * less CPU than its own loader (0.45 s at a low load: more than a question costs the CLI). The core
+ * `wink-eng-lite-web-model` (pinned: its files are read here) as wink-nlp loads it, for less than half
+ * the CPU of its own loader (0.14-0.19 s against 0.35-0.44 s at a low load, where the package's costs
+ * more than a question costs the CLI). The core
  * model it builds is the same object, checked against the package's own in
  * `test/text/english-model.test.ts`; what differs is how:
  * - the 3 MB core model is parsed once from its file, where the package requires it and then copies it

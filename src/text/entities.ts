@@ -49,7 +49,7 @@ export function entitiesOf(text: string): Entity[] {
   return entities;
 }
 
-// The English model takes about a third of a second of CPU to load (`englishModel`): not for every
+// The English model takes about a sixth of a second of CPU to load (`englishModel`): not for every
 // command that imports the engine (a usage error), only for one that builds it (see `prepareEntities`).
 function loadNlp(): WinkMethods {
   const require = createRequire(import.meta.url);
