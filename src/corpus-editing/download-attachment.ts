@@ -55,11 +55,5 @@ export async function downloadAttachment(url: string, options: DownloadOptions):
     }
     chunks.push(chunk);
   }
-  const bytes = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return Buffer.concat(chunks, received);
 }
