@@ -8,6 +8,7 @@ import { yieldToEventLoop } from '../../event-loop.ts';
 import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { Engine } from '../engine.ts';
 import { encodePostings, fitPostings, readPostings, type StoredPostings } from '../postings/posting-codec.ts';
+import { parseTrailer } from './cache-trailer.ts';
 import {
   decodeCorpusSnapshot,
   encodeCorpusSnapshot,
@@ -427,14 +428,9 @@ async function readEnvelope(file: string, maxBytes: number): Promise<EnvelopeRea
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'miss', reason: 'absent' };
     return corrupt(`unreadable: ${String(error)}`);
   }
-  const newline = bytes.lastIndexOf(0x0a);
-  if (newline < 0) return corrupt('no trailer');
-  let trailer: unknown;
-  try {
-    trailer = JSON.parse(bytes.subarray(newline + 1).toString('utf8'));
-  } catch {
-    return corrupt('trailer is not JSON');
-  }
+  const parsed = parseTrailer(bytes);
+  if (parsed.status === 'corrupt') return corrupt(parsed.reason);
+  const { trailer, newline } = parsed;
   if (typeof trailer !== 'object' || trailer === null || Array.isArray(trailer)) {
     return corrupt('trailer is not an object');
   }
@@ -551,14 +547,10 @@ async function readWithoutCorpusText(
       return bytes.subarray(0, done);
     };
     const tail = readAt(Math.max(0, size - TRAILER_READ_BYTES), Math.min(size, TRAILER_READ_BYTES));
-    const newline = tail.lastIndexOf(0x0a);
-    if (newline < 0) return corrupt('no trailer');
-    let trailer: Partial<CacheTrailer>;
-    try {
-      trailer = JSON.parse(tail.subarray(newline + 1).toString('utf8'));
-    } catch {
-      return corrupt('trailer is not JSON');
-    }
+    const parsed = parseTrailer(tail);
+    if (parsed.status === 'corrupt') return corrupt(parsed.reason);
+    const { newline } = parsed;
+    const trailer = parsed.trailer as Partial<CacheTrailer>;
     const bodyBytes = size - tail.length + newline;
     const corpusBytes = trailer?.corpusBytes;
     if (!Number.isSafeInteger(corpusBytes) || corpusBytes! < 8 || corpusBytes! > bodyBytes) {

@@ -4,6 +4,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
 import type { ChunkProducer } from '../../files/atomic-write.ts';
+import { parseTrailer } from './cache-trailer.ts';
 
 /** Bump when the layout below changes. */
 const LAYOUT = 1;
@@ -94,14 +95,10 @@ export async function readSharedCorpusFile(
     const tailBytes = Math.min(info.size, TRAILER_READ_BYTES);
     const tail = Buffer.alloc(tailBytes);
     await readFully(handle, tail, info.size - tailBytes);
-    const newline = tail.lastIndexOf(0x0a);
-    if (newline < 0) return corrupt('no trailer');
-    let trailer: Partial<SharedCorpusTrailer>;
-    try {
-      trailer = JSON.parse(tail.toString('utf8', newline + 1));
-    } catch {
-      return corrupt('trailer is not JSON');
-    }
+    const parsed = parseTrailer(tail);
+    if (parsed.status === 'corrupt') return corrupt(parsed.reason);
+    const { newline } = parsed;
+    const trailer = parsed.trailer as Partial<SharedCorpusTrailer> | null;
     if (trailer?.layout !== LAYOUT || trailer.endianness !== endianness()) {
       return corrupt('of another layout');
     }
