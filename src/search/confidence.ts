@@ -36,8 +36,12 @@ export interface MatchEvidence {
   focus: ReadonlySet<string>;
 }
 
-/** A word of the first or second person ("US" in capitals is the country, not "us"). */
-const ASKER = /\b(?:[Ii]|[Mm]e|[Mm]y|[Mm]ine|[Yy]ou|[Yy]ours?|[Ww]e|us|[Oo]ur)\b/;
+/**
+ * A word of the first or second person. "US" in capitals is the country, not "us", and so is "the us"
+ * in a question typed in lower case ("out of work in the us"); "mine" is left out, since questions about
+ * news ask of gold mines far more often than of what is the asker's.
+ */
+const ASKER = /\b(?:[Ii]|[Mm]e|[Mm]y|[Yy]ou|[Yy]ours?|[Ww]e|[Oo]ur)\b|(?<!\b[Tt]he )\bus\b/;
 
 /**
  * Whether the question speaks of the asker or the reader ("How do I renew my passport?", "how do you
