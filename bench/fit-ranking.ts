@@ -29,6 +29,9 @@
  *   npm run fit-ranking -- --cache FILE --pool 60,4              fit on any pool within it from the cache
  *   npm run fit-ranking -- --set-weight equal  each set counts alike in the ranking's loss (default: 1 / √size)
  *   npm run fit-ranking -- --archive-weight 2  the ~24,000-article sets count twice in the confidence's loss
+ *   npm run fit-ranking -- --ranking-from src/search/ranking-model.json --ranking-free NAME \
+ *     --confidence-from src/search/ranking-model.json
+ *                                             fit a feature just added, the other weights and the confidence kept
  * Besides the threshold table it prints the held-out trade (`heldOutTrade`): off-topic questions over the
  * archive turned away at 5-10% of NewsQA over it turned away; compare confidence models on it.
  */
@@ -65,6 +68,17 @@ const { values: args } = parseArgs({
     cache: { type: 'string' },
     /** Take the ranking weights from this model file instead of fitting them (to refit the confidence alone). */
     'ranking-from': { type: 'string' },
+    /**
+     * With `--ranking-from`, refit only these ranking weights (comma-separated), the others kept as that
+     * model has them: `--ranking-free NAME` fits a feature just added without moving the rest.
+     */
+    'ranking-free': { type: 'string' },
+    /**
+     * Keep the confidence (weights and bias) of this model file instead of fitting it; the threshold is
+     * chosen by the rule as ever: with `--ranking-free`, a feature is added without moving the "no
+     * coverage" model.
+     */
+    'confidence-from': { type: 'string' },
     /**
      * Skip a cross-validation with the choice it made before: `--ranking-subset 'no neighbours'
      * --ranking-l2 0.1`, `--confidence-subset all --confidence-l2 0.001` (names as it prints them).
@@ -268,9 +282,20 @@ const features = new Map(
 const K = RANK_FEATURES.length;
 
 // (2) Ranking: softmax over each question's candidates, maximising the probability of its answers.
-function fitRanking(lists: Asked[], leftOut: readonly RankFeature[], l2: number): number[] {
+/**
+ * The ranking weights fitted on `lists`, those of `leftOut` held: at 0, or with `from` (`--ranking-free`)
+ * at that model's weights, so that one feature just added is fitted with the rest as they are.
+ */
+function fitRanking(
+  lists: Asked[],
+  leftOut: readonly RankFeature[],
+  l2: number,
+  from?: Features<RankFeature>,
+): number[] {
   const free = RANK_FEATURES.map((name) => !leftOut.includes(name));
-  const start = RANK_FEATURES.map((name, j) => (free[j] ? RANKING_MODEL.ranking[name] : 0));
+  const start = RANK_FEATURES.map((name, j) =>
+    from ? from[name] : free[j] ? RANKING_MODEL.ranking[name] : 0,
+  );
   const { w } = minimise(start, free, l2, 200, 0.5, (w) => {
     const grad = w.map(() => 0);
     let loss = 0;
@@ -337,32 +362,45 @@ const mean = (values: Iterable<number>) => {
 };
 
 /**
+ * The mean over answerable sets of held-out (5-fold) hit@1 of a ranking fitted with `leftOut` held (at
+ * `from`'s weights when given), each set counting alike; printed with each set's figure.
+ */
+function heldOutRankingScore(
+  name: string,
+  leftOut: readonly RankFeature[],
+  l2: number,
+  from?: Features<RankFeature>,
+): number {
+  const lists = data.filter((a) => a.answerable && a.labels.some(Boolean));
+  const perSet = new Map<string, number[]>();
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const w = fitRanking(
+      lists.filter((a) => foldOf.get(a) !== fold),
+      leftOut,
+      l2,
+      from,
+    );
+    const heldOut = data.filter((a) => foldOf.get(a) === fold);
+    for (const [set, hit] of hitAt1BySet(heldOut, w)) perSet.set(set, [...(perSet.get(set) ?? []), hit]);
+  }
+  const setMeans = new Map([...perSet].map(([set, hits]) => [set, mean(hits)]));
+  const score = mean(setMeans.values());
+  const cells = [...setMeans].map(([set, hit]) => `${set} ${hit.toFixed(3)}`).join('  ');
+  process.stderr.write(
+    `  ${name.padEnd(30)} l2 ${String(l2).padEnd(6)} ${cells}  mean ${score.toFixed(4)}\n`,
+  );
+  return score;
+}
+
+/**
  * Chooses the ranking's features and L2 strength by 5-fold cross-validation over the tuning questions
  * of every set together: the mean over answerable sets of held-out hit@1, each set counting alike, so a
  * change that helps NewsQA and hurts the seed set does not win.
  */
 function chooseRanking(): { leftOut: readonly RankFeature[]; l2: number } {
-  const lists = data.filter((a) => a.answerable && a.labels.some(Boolean));
   process.stderr.write(`ranking cross-validation (held-out hit@1 per set, then their mean):\n`);
-  const heldOutScore = (name: string, leftOut: readonly RankFeature[], l2: number) => {
-    const perSet = new Map<string, number[]>();
-    for (let fold = 0; fold < FOLDS; fold++) {
-      const w = fitRanking(
-        lists.filter((a) => foldOf.get(a) !== fold),
-        leftOut,
-        l2,
-      );
-      const heldOut = data.filter((a) => foldOf.get(a) === fold);
-      for (const [set, hit] of hitAt1BySet(heldOut, w)) perSet.set(set, [...(perSet.get(set) ?? []), hit]);
-    }
-    const setMeans = new Map([...perSet].map(([set, hits]) => [set, mean(hits)]));
-    const score = mean(setMeans.values());
-    const cells = [...setMeans].map(([set, hit]) => `${set} ${hit.toFixed(3)}`).join('  ');
-    process.stderr.write(
-      `  ${name.padEnd(30)} l2 ${String(l2).padEnd(6)} ${cells}  mean ${score.toFixed(4)}\n`,
-    );
-    return score;
-  };
+  const heldOutScore = (name: string, leftOut: readonly RankFeature[], l2: number) =>
+    heldOutRankingScore(name, leftOut, l2);
   // The subsets at a middling strength first, then the strength for the best subset.
   let best = { leftOut: [] as readonly RankFeature[], l2: L2[1]!, score: -1 };
   for (const [name, leftOut] of Object.entries(RANKING_SUBSETS)) {
@@ -657,26 +695,70 @@ function given<T>(subsets: Record<string, T>, name: string): T {
   return subset;
 }
 
-function chosenRanking(): Features<RankFeature> {
-  if (args['ranking-from']) {
-    const from = parseRankingModel(
-      JSON.parse(readFileSync(args['ranking-from'], 'utf8')),
-      args['ranking-from'],
-    );
-    return from.ranking;
+/**
+ * `--ranking-free`: only `refit`'s weights fitted, the others held at `from`'s; the L2 strength chosen
+ * by the same cross-validation as the whole ranking's (`--ranking-l2` names it instead).
+ */
+function chooseRefit(
+  refit: readonly RankFeature[],
+  from: Features<RankFeature>,
+): { leftOut: readonly RankFeature[]; l2: number } {
+  const leftOut = RANK_FEATURES.filter((name) => !refit.includes(name));
+  if (args['ranking-l2'] !== undefined) return { leftOut, l2: Number(args['ranking-l2']) };
+  process.stderr.write(
+    `cross-validation of ${refit.join(', ')} (held-out hit@1 per set, then their mean):\n`,
+  );
+  const name = `${refit.join(', ')} refitted`;
+  const kept = heldOutRankingScore('none refitted', RANK_FEATURES, 0, from);
+  let best = { leftOut, l2: L2[0]!, score: Number.NEGATIVE_INFINITY };
+  for (const l2 of L2) {
+    const score = heldOutRankingScore(name, leftOut, l2, from);
+    if (score > best.score) best = { leftOut, l2, score };
   }
+  process.stderr.write(
+    `  (held out, ${best.score >= kept ? 'at least as good as' : 'worse than'} the weights as they were)\n`,
+  );
+  return best;
+}
+
+/** `--ranking-free`'s features, checked against the ranking's. */
+function freeFeatures(list: string): RankFeature[] {
+  const names = list.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(RANK_FEATURES as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(
+      `--ranking-free: no ranking feature ${unknown.join(', ')}; choose from ${RANK_FEATURES.join(', ')}`,
+    );
+  return names as RankFeature[];
+}
+
+function chosenRanking(): Features<RankFeature> {
+  const from = args['ranking-from']
+    ? parseRankingModel(JSON.parse(readFileSync(args['ranking-from'], 'utf8')), args['ranking-from']).ranking
+    : undefined;
+  const refit = args['ranking-free'] === undefined ? undefined : freeFeatures(args['ranking-free']);
+  if (refit !== undefined && from === undefined)
+    throw new Error('--ranking-free: name the model whose other weights are kept with --ranking-from');
+  if (from !== undefined && refit === undefined) return from;
   const subset = args['ranking-subset'];
-  const chosen = args['no-search']
-    ? { leftOut: [], l2: 1e-3 }
-    : subset !== undefined
-      ? { leftOut: given(RANKING_SUBSETS, subset), l2: Number(args['ranking-l2'] ?? 0.1) }
-      : chooseRanking();
+  const chosen = refit
+    ? chooseRefit(refit, from!)
+    : args['no-search']
+      ? { leftOut: [], l2: 1e-3 }
+      : subset !== undefined
+        ? { leftOut: given(RANKING_SUBSETS, subset), l2: Number(args['ranking-l2'] ?? 0.1) }
+        : chooseRanking();
   const w = fitRanking(
     data.filter((a) => a.answerable && a.labels.some(Boolean)),
     chosen.leftOut,
     chosen.l2,
+    refit ? from : undefined,
   );
-  process.stderr.write(`ranking: left out ${chosen.leftOut.join(', ') || 'nothing'}, l2 ${chosen.l2}\n`);
+  process.stderr.write(
+    refit
+      ? `ranking: ${refit.join(', ')} refitted, the rest as ${args['ranking-from']} has them, l2 ${chosen.l2}\n`
+      : `ranking: left out ${chosen.leftOut.join(', ') || 'nothing'}, l2 ${chosen.l2}\n`,
+  );
   // The ranking alone on the tuning questions (before any "no coverage"), beside the model it replaces.
   const before = RANK_FEATURES.map((name) => RANKING_MODEL.ranking[name]);
   for (const [name, weights] of [
@@ -694,29 +776,40 @@ function chosenRanking(): Features<RankFeature> {
 }
 const ranking = chosenRanking();
 const ranked = rerank(ranking);
-const chosenConfidence = args['no-search']
-  ? { subset: CONFIDENCE_SUBSETS.all!, l2: 1e-3 }
-  : args['confidence-subset'] !== undefined
-    ? {
-        subset: given(CONFIDENCE_SUBSETS, args['confidence-subset']),
-        l2: Number(args['confidence-l2'] ?? 1e-3),
-      }
-    : chooseConfidence(ranked);
-heldOutTrade(ranked, chosenConfidence.subset, chosenConfidence.l2);
-const confidenceWeights = fitConfidence(
-  confidenceRows(ranked, chosenConfidence.subset),
-  chosenConfidence.subset,
-  chosenConfidence.l2,
-);
-process.stderr.write(
-  `confidence: ${chosenConfidence.subset.used.length} features, l2 ${chosenConfidence.l2}\n`,
-);
-const confidence: RankingModel['confidence'] = {
-  bias: round(confidenceWeights.at(-1)!),
-  weights: Object.fromEntries(
-    CONFIDENCE_FEATURES.map((name, j) => [name, round(confidenceWeights[j]!)]),
-  ) as Features<ConfidenceFeature>,
-};
+const confidence = args['confidence-from'] ? keptConfidence(args['confidence-from']) : fittedConfidence();
+
+/** `--confidence-from`: the confidence of another model file, weights and bias as they are. */
+function keptConfidence(file: string): RankingModel['confidence'] {
+  process.stderr.write(`confidence: as ${file} has it\n`);
+  return parseRankingModel(JSON.parse(readFileSync(file, 'utf8')), file).confidence;
+}
+
+/** The confidence fitted on the first results of `ranking`, its features and L2 chosen as asked. */
+function fittedConfidence(): RankingModel['confidence'] {
+  const chosenConfidence = args['no-search']
+    ? { subset: CONFIDENCE_SUBSETS.all!, l2: 1e-3 }
+    : args['confidence-subset'] !== undefined
+      ? {
+          subset: given(CONFIDENCE_SUBSETS, args['confidence-subset']),
+          l2: Number(args['confidence-l2'] ?? 1e-3),
+        }
+      : chooseConfidence(ranked);
+  heldOutTrade(ranked, chosenConfidence.subset, chosenConfidence.l2);
+  const confidenceWeights = fitConfidence(
+    confidenceRows(ranked, chosenConfidence.subset),
+    chosenConfidence.subset,
+    chosenConfidence.l2,
+  );
+  process.stderr.write(
+    `confidence: ${chosenConfidence.subset.used.length} features, l2 ${chosenConfidence.l2}\n`,
+  );
+  return {
+    bias: round(confidenceWeights.at(-1)!),
+    weights: Object.fromEntries(
+      CONFIDENCE_FEATURES.map((name, j) => [name, round(confidenceWeights[j]!)]),
+    ) as Features<ConfidenceFeature>,
+  };
+}
 const model: RankingModel = { ranking, confidence, threshold: 0 };
 for (const r of ranked) for (const t of r.top) t.confidence = confidenceOf(model, t.features);
 for (let t = 0.01; t <= 0.99 && withinEmptyLine(outcome(ranked, t)); t += 0.01) model.threshold = round(t);
