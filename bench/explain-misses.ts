@@ -19,6 +19,7 @@ import {
   confidenceOf,
   linear,
   parseRankingModel,
+  placementScore,
   RANKING_MODEL as SHIPPED,
 } from '../src/search/ranking-model.ts';
 import { buildMiniSearchDefaultsTopK } from './engines/minisearch-defaults-top-k.ts';
@@ -64,7 +65,11 @@ for (const question of asked) {
   const scored = candidates
     .map((candidate) => {
       const score = linear(RANKING_MODEL.ranking, candidate.features);
-      const confidenceInputs = confidenceFeatures(candidate.evidence, candidate.features, score);
+      const confidenceInputs = confidenceFeatures(
+        candidate.evidence,
+        candidate.features,
+        score - placementScore(RANKING_MODEL.ranking, candidate.features),
+      );
       return {
         candidate,
         score,

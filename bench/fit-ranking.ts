@@ -29,7 +29,7 @@
  *   npm run fit-ranking -- --cache FILE --pool 60,4              fit on any pool within it from the cache
  *   npm run fit-ranking -- --set-weight equal  each set counts alike in the ranking's loss (default: 1 / √size)
  *   npm run fit-ranking -- --archive-weight 2  the ~24,000-article sets count twice in the confidence's loss
- *   npm run fit-ranking -- --ranking-from src/search/ranking-model.json --ranking-free NAME \
+ *   npm run fit-ranking -- --ranking-from src/search/ranking-model.json --ranking-free countsAsked \
  *     --confidence-from src/search/ranking-model.json
  *                                             fit a feature just added, the other weights and the confidence kept
  * Besides the threshold table it prints the held-out trade (`heldOutTrade`): off-topic questions over the
@@ -49,6 +49,7 @@ import {
   linear,
   MODEL_FILE,
   parseRankingModel,
+  placementScore,
   RANK_FEATURES,
   RANKING_MODEL,
   type RankFeature,
@@ -70,13 +71,13 @@ const { values: args } = parseArgs({
     'ranking-from': { type: 'string' },
     /**
      * With `--ranking-from`, refit only these ranking weights (comma-separated), the others kept as that
-     * model has them: `--ranking-free NAME` fits a feature just added without moving the rest.
+     * model has them: `--ranking-free countsAsked` fits a feature just added without moving the rest.
      */
     'ranking-free': { type: 'string' },
     /**
      * Keep the confidence (weights and bias) of this model file instead of fitting it; the threshold is
-     * chosen by the rule as ever: with `--ranking-free`, a feature is added without moving the "no
-     * coverage" model.
+     * chosen by the rule as ever: with `--ranking-free`, a feature that only places passages
+     * (`PLACEMENT_FEATURES`) is added without moving the "no coverage" model.
      */
     'confidence-from': { type: 'string' },
     /**
@@ -442,7 +443,12 @@ function rerank(ranking: Features<RankFeature>): Ranked[] {
     return {
       asked,
       top: order.map(({ c, label, score }) => ({
-        features: confidenceFeatures({ ...c.evidence, ...question }, c.features, score),
+        // As the engine does, the confidence reads the score without the placement features' part.
+        features: confidenceFeatures(
+          { ...c.evidence, ...question },
+          c.features,
+          score - placementScore(ranking, c.features),
+        ),
         label,
         confidence: 0,
       })),

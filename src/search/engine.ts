@@ -11,6 +11,7 @@ import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { confidenceFeatures, focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
+import { countedTerm, countsTerm } from './counted-term.ts';
 import { everydayShare } from './everyday-words.ts';
 import { inPeriod, type Period } from './period.ts';
 import { type IdList, indexViews } from './postings/minisearch-view.ts';
@@ -24,6 +25,7 @@ import {
   type Features,
   LAYOUT_FEATURES,
   linear,
+  placementScore,
   RANKING_MODEL,
   type RankFeature,
   type RankingModel,
@@ -159,6 +161,8 @@ interface Asked {
   speaksOfAsker: boolean;
   /** Terms of what the question is about (see `focusTerms`). */
   focus: ReadonlySet<string>;
+  /** What a "how many" question counts (see `countedTerm`). */
+  counted: string | undefined;
   /** Whether a mention is made of the question's own words (then it cannot be the answer). */
   isKnown: (mention: string) => boolean;
 }
@@ -464,6 +468,7 @@ export class Engine extends SearchEngine {
       totalWeight,
       speaksOfAsker: speaksOfAsker(question),
       focus: focusTerms(question),
+      counted: countedTerm(question),
       isKnown: knownTo(terms),
     };
   }
@@ -543,6 +548,7 @@ export class Engine extends SearchEngine {
       proximity: 0,
       window: 0,
       phrase: 0,
+      countsAsked: 0,
     };
     const score = linear(this.model.ranking, features);
     const articleRank = retrieved.articleRanks.get(located.article.id) ?? null;
@@ -600,11 +606,14 @@ export class Engine extends SearchEngine {
    * first; the rest keep their lower bound. Leaves the candidates sorted by score.
    */
   private *measureLayout(candidates: Candidate[], asked: Asked, wanted: number): Steps<void> {
-    const { terms, totalWeight, type, isKnown } = asked;
+    const { terms, totalWeight, type, isKnown, counted } = asked;
     const model = this.model;
     candidates.sort((a, b) => b.score - a.score);
     let layoutAtMost = 0;
-    for (const name of LAYOUT_FEATURES) layoutAtMost += Math.max(0, model.ranking[name]);
+    // A question that counts nothing leaves `countsAsked` 0 for every passage.
+    for (const name of LAYOUT_FEATURES) {
+      if (name !== 'countsAsked' || counted !== undefined) layoutAtMost += Math.max(0, model.ranking[name]);
+    }
     // Pairs of question terms next to each other in the question ("Le Touquet", "English mafia").
     const pairs = new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`));
     const best: number[] = [];
@@ -618,6 +627,7 @@ export class Engine extends SearchEngine {
       f.proximity = layout.proximity;
       f.window = layout.densestWindow;
       f.phrase = phraseShare(tokens, pairs);
+      f.countsAsked = counted !== undefined && countsTerm(tokens, counted) ? 1 : 0;
       f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, type, isKnown);
       candidate.score = linear(model.ranking, f);
       const at = best.findIndex((score) => score < candidate.score);
@@ -653,7 +663,11 @@ export class Engine extends SearchEngine {
     };
     candidate.confidence = confidenceOf(
       this.model,
-      confidenceFeatures(candidate.evidence, candidate.features, candidate.score),
+      confidenceFeatures(
+        candidate.evidence,
+        candidate.features,
+        candidate.score - placementScore(this.model.ranking, candidate.features),
+      ),
     );
   }
 

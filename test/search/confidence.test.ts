@@ -2,7 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { confidenceFeatures, focusTerms, speaksOfAsker } from '../../src/search/confidence.ts';
 import { Engine, type FittingCandidate } from '../../src/search/engine.ts';
-import { confidenceOf, linear, parseRankingModel, RANKING_MODEL } from '../../src/search/ranking-model.ts';
+import {
+  confidenceOf,
+  linear,
+  parseRankingModel,
+  placementScore,
+  RANKING_MODEL,
+} from '../../src/search/ranking-model.ts';
 import { focusWords } from '../../src/text/entities.ts';
 
 let engine: Engine;
@@ -21,7 +27,10 @@ function candidate(question: string, citation: string): FittingCandidate {
 
 const score = (c: FittingCandidate) => linear(RANKING_MODEL.ranking, c.features);
 const confidence = (c: FittingCandidate) =>
-  confidenceOf(RANKING_MODEL, confidenceFeatures(c.evidence, c.features, score(c)));
+  confidenceOf(
+    RANKING_MODEL,
+    confidenceFeatures(c.evidence, c.features, score(c) - placementScore(RANKING_MODEL.ranking, c.features)),
+  );
 
 describe('what the confidence reads of a question and its match', () => {
   it('GIVEN a year the seed articles mention (2014) or not (2022) THEN the year is rare only when unmentioned', () => {
