@@ -400,19 +400,17 @@ function heldOutRankingScore(
  */
 function chooseRanking(): { leftOut: readonly RankFeature[]; l2: number } {
   process.stderr.write(`ranking cross-validation (held-out hit@1 per set, then their mean):\n`);
-  const heldOutScore = (name: string, leftOut: readonly RankFeature[], l2: number) =>
-    heldOutRankingScore(name, leftOut, l2);
   // The subsets at a middling strength first, then the strength for the best subset.
   let best = { leftOut: [] as readonly RankFeature[], l2: L2[1]!, score: -1 };
   for (const [name, leftOut] of Object.entries(RANKING_SUBSETS)) {
-    const score = heldOutScore(name, leftOut, best.l2);
+    const score = heldOutRankingScore(name, leftOut, best.l2);
     // On a tie, the model with fewer free weights.
     const simpler = score === best.score && leftOut.length > best.leftOut.length;
     if (score > best.score || simpler) best = { ...best, leftOut, score };
   }
   const name = Object.entries(RANKING_SUBSETS).find(([, leftOut]) => leftOut === best.leftOut)![0];
   for (const l2 of L2.filter((l2) => l2 !== best.l2)) {
-    const score = heldOutScore(name, best.leftOut, l2);
+    const score = heldOutRankingScore(name, best.leftOut, l2);
     if (score > best.score) best = { ...best, l2, score };
   }
   return best;
