@@ -17,9 +17,9 @@ import { confidenceFeatures } from '../src/search/confidence.ts';
 import { Engine } from '../src/search/engine.ts';
 import {
   confidenceOf,
+  coverageScore,
   linear,
   parseRankingModel,
-  placementScore,
   RANKING_MODEL as SHIPPED,
 } from '../src/search/ranking-model.ts';
 import { buildMiniSearchDefaultsTopK } from './engines/minisearch-defaults-top-k.ts';
@@ -68,7 +68,7 @@ for (const question of asked) {
       const confidenceInputs = confidenceFeatures(
         candidate.evidence,
         candidate.features,
-        score - placementScore(RANKING_MODEL.ranking, candidate.features),
+        coverageScore(RANKING_MODEL.ranking, candidate.features),
       );
       return {
         candidate,

@@ -45,11 +45,11 @@ import {
   CONFIDENCE_FEATURES,
   type ConfidenceFeature,
   confidenceOf,
+  coverageScore,
   type Features,
   linear,
   MODEL_FILE,
   parseRankingModel,
-  placementScore,
   RANK_FEATURES,
   RANKING_MODEL,
   type RankFeature,
@@ -297,6 +297,8 @@ function fitRanking(
   const start = RANK_FEATURES.map((name, j) =>
     from ? from[name] : free[j] ? RANKING_MODEL.ranking[name] : 0,
   );
+  // Every weight held (`--ranking-free`'s baseline, the weights as they were): nothing to fit.
+  if (!free.some(Boolean)) return start;
   const { w } = minimise(start, free, l2, 200, 0.5, (w) => {
     const grad = w.map(() => 0);
     let loss = 0;
@@ -440,12 +442,12 @@ function rerank(ranking: Features<RankFeature>): Ranked[] {
     };
     return {
       asked,
-      top: order.map(({ c, label, score }) => ({
+      top: order.map(({ c, label }) => ({
         // As the engine does, the confidence reads the score without the placement features' part.
         features: confidenceFeatures(
           { ...c.evidence, ...question },
           c.features,
-          score - placementScore(ranking, c.features),
+          coverageScore(ranking, c.features),
         ),
         label,
         confidence: 0,

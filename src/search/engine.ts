@@ -22,10 +22,10 @@ import { pickQuote, sentenceWeight } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
 import {
   confidenceOf,
+  coverageScore,
   type Features,
   LAYOUT_FEATURES,
   linear,
-  placementScore,
   RANKING_MODEL,
   type RankFeature,
   type RankingModel,
@@ -666,7 +666,7 @@ export class Engine extends SearchEngine {
       confidenceFeatures(
         candidate.evidence,
         candidate.features,
-        candidate.score - placementScore(this.model.ranking, candidate.features),
+        coverageScore(this.model.ranking, candidate.features),
       ),
     );
   }

@@ -73,17 +73,17 @@ export const LAYOUT_FEATURES: readonly RankFeature[] = [
 
 /**
  * Ranking features that choose among the passages of a story without telling whether the corpus covers
- * the question: the confidence reads the ranking score without their part (`placementScore`). A number
+ * the question: the confidence reads the ranking score without their part (`coverageScore`). A number
  * before what "how many" counts picks the paragraph that gives the count, but an off-topic "How many
  * people died in the Grenfell Tower fire?" finds one too ("Three elderly people died", in another fire).
  * Refitted as a confidence feature, `countsAsked` weighed -0.12 (issue 10, seventh session).
  */
 export const PLACEMENT_FEATURES: readonly RankFeature[] = ['countsAsked'];
 
-/** The part of a ranking score that the placement features make (`PLACEMENT_FEATURES`). */
-export function placementScore(weights: Features<RankFeature>, features: Features<RankFeature>): number {
-  let sum = 0;
-  for (const name of PLACEMENT_FEATURES) sum += weights[name] * features[name];
+/** The ranking score as the confidence reads it: without the part of the `PLACEMENT_FEATURES`. */
+export function coverageScore(weights: Features<RankFeature>, features: Features<RankFeature>): number {
+  let sum = linear(weights, features);
+  for (const name of PLACEMENT_FEATURES) sum -= weights[name] * features[name];
   return sum;
 }
 

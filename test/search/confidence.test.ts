@@ -4,9 +4,9 @@ import { confidenceFeatures, focusTerms, speaksOfAsker } from '../../src/search/
 import { Engine, type FittingCandidate } from '../../src/search/engine.ts';
 import {
   confidenceOf,
+  coverageScore,
   linear,
   parseRankingModel,
-  placementScore,
   RANKING_MODEL,
 } from '../../src/search/ranking-model.ts';
 import { focusWords } from '../../src/text/entities.ts';
@@ -29,7 +29,7 @@ const score = (c: FittingCandidate) => linear(RANKING_MODEL.ranking, c.features)
 const confidence = (c: FittingCandidate) =>
   confidenceOf(
     RANKING_MODEL,
-    confidenceFeatures(c.evidence, c.features, score(c) - placementScore(RANKING_MODEL.ranking, c.features)),
+    confidenceFeatures(c.evidence, c.features, coverageScore(RANKING_MODEL.ranking, c.features)),
   );
 
 describe('what the confidence reads of a question and its match', () => {
