@@ -30,6 +30,24 @@ module.exports = {
       },
     },
     {
+      name: 'charts-know-no-discord',
+      severity: 'error',
+      comment:
+        "src/chart/ draws pictures of the product's data for every front end: it knows nothing of Discord, the commands or transports, and reads the search and community folders' types only. src/interactions/chart-attachment.ts attaches its charts to replies.",
+      from: { path: '^src/chart/' },
+      to: {
+        path: '^(src/(lifecycle|corpus-editing|interactions|transports|feeds|import|web|cli)/|commands/|node_modules/discord)',
+      },
+    },
+    {
+      name: 'only-the-chart-worker-draws',
+      severity: 'error',
+      comment:
+        'Chart.js and Skia load where charts are drawn (the chart worker, the CLI writing a file): the serving thread only hands charts to the worker (chart-renderer.ts).',
+      from: { path: '^src/', pathNot: '^src/(chart/(draw-chart|chart-worker)|cli/ask)\\.ts$' },
+      to: { path: '^(src/chart/draw-chart\\.ts$|node_modules/(chart\\.js|@napi-rs/canvas)/)' },
+    },
+    {
       name: 'core-never-imports-commands',
       severity: 'error',
       comment:

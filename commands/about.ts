@@ -1,5 +1,7 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
+import { corpusChart } from '../src/chart/corpus-chart.ts';
+import { withChart } from '../src/interactions/chart-attachment.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { type AboutFacts, renderAbout } from '../src/interactions/render/status.ts';
 
@@ -14,7 +16,7 @@ export default {
     const engine = ctx.library.engine;
     // Under the ShardingManager, ask every shard what it serves (shards that do not answer are left out).
     const shards = await ctx.peerStatuses?.();
-    return renderAbout({
+    const about = renderAbout({
       articles: engine.articles().length,
       passages: engine.passageCount,
       version: engine.version,
@@ -24,10 +26,12 @@ export default {
       ...(shards ? { shards } : {}),
       activity: lastWeek(ctx),
     });
+    return withChart(about, corpusChart(engine.articles()), ctx, NO_DATED_ARTICLE);
   },
 } satisfies Command<typeof AboutOptions>;
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+const NO_DATED_ARTICLE = 'No chart of articles per month: no article is dated, so there is nothing to draw.';
 
 /** Counts from the community database; a read that fails leaves /about answering without them. */
 function lastWeek(ctx: CommandContext): AboutFacts['activity'] {

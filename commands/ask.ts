@@ -134,12 +134,16 @@ export default {
         if (!state)
           throw new UserError('stale-button', 'This button no longer works; ask the question again.');
         const topic = topicOf(state.question);
-        const timeline = await showTimeline(ctx.library.engine, {
-          topic,
-          page: 0,
-          ...(state.since ? { since: state.since } : {}),
-          ...(state.until ? { until: state.until } : {}),
-        });
+        const timeline = await showTimeline(
+          ctx.library.engine,
+          {
+            topic,
+            page: 0,
+            ...(state.since ? { since: state.since } : {}),
+            ...(state.until ? { until: state.until } : {}),
+          },
+          ctx,
+        );
         return { reply: ephemeral(timeline) };
       },
     },

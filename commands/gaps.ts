@@ -1,7 +1,9 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
-import { buildGapsReport } from '../src/community/gaps-report.ts';
-import type { Command } from '../src/interactions/command.ts';
+import { gapsChart } from '../src/chart/gaps-chart.ts';
+import { buildGapsReport, type GapsReport } from '../src/community/gaps-report.ts';
+import { withChart } from '../src/interactions/chart-attachment.ts';
+import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { available } from '../src/interactions/feedback.ts';
 import { renderGapsPage } from '../src/interactions/render/gaps.ts';
@@ -30,7 +32,8 @@ export default {
   access: 'moderators',
   isPrivate: () => true,
   execute(ctx, options, interaction) {
-    return renderGapsPage(
+    return gapsPage(
+      ctx,
       buildGapsReport(available(ctx), { now: ctx.now(), days: options.days, ...inGuild(interaction) }),
       0,
     );
@@ -39,7 +42,7 @@ export default {
     /** `gaps:page:<page>:<days>`: another page, recomputed from the database. */
     'gaps:page': {
       access: 'moderators',
-      execute(ctx, [page = '', days = ''], interaction) {
+      async execute(ctx, [page = '', days = ''], interaction) {
         const parsed = z
           .object({
             page: z.coerce.number().int().min(0).max(1000),
@@ -53,11 +56,21 @@ export default {
           days: parsed.data.days,
           ...inGuild(interaction),
         });
-        return { update: renderGapsPage(report, parsed.data.page) };
+        return { update: await gapsPage(ctx, report, parsed.data.page) };
       },
     },
   },
 } satisfies Command<typeof GapsOptions>;
+
+/** One page of the report, with the chart of its questions per week (the same on every page). */
+function gapsPage(ctx: CommandContext, report: GapsReport, page: number) {
+  return withChart(
+    renderGapsPage(report, page),
+    gapsChart(report),
+    ctx,
+    'No chart: no question went without coverage in these days, so there is nothing to draw.',
+  );
+}
 
 /** A server's moderators see their own server's questions only (the database serves every server). */
 function inGuild(interaction: { guildId: string | null }): { guildId: string } {

@@ -36,12 +36,16 @@ export default {
   rateLimited: true,
   isPrivate: (options) => options.private,
   execute(ctx, options) {
-    return showTimeline(ctx.library.engine, {
-      topic: options.topic,
-      page: 0,
-      ...(options.since ? { since: options.since } : {}),
-      ...(options.until ? { until: options.until } : {}),
-    });
+    return showTimeline(
+      ctx.library.engine,
+      {
+        topic: options.topic,
+        page: 0,
+        ...(options.since ? { since: options.since } : {}),
+        ...(options.until ? { until: options.until } : {}),
+      },
+      ctx,
+    );
   },
   buttons: {
     /** `timeline:page:<page>`: another page, replacing this one; topic and period come from the footer. */
@@ -52,7 +56,7 @@ export default {
         const target = Number.parseInt(page, 10);
         if (!state || !Number.isInteger(target) || target < 0)
           throw new UserError('stale-button', 'This button no longer works; run /timeline again.');
-        return { update: await showTimeline(ctx.library.engine, { ...state, page: target }) };
+        return { update: await showTimeline(ctx.library.engine, { ...state, page: target }, ctx) };
       },
     },
   },

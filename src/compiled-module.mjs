@@ -91,7 +91,7 @@ async function compile(entry, out, commonjs) {
     platform: 'node',
     target: 'node20',
     // Native addons cannot be bundled.
-    external: ['*.node', 'better-sqlite3'],
+    external: ['*.node', 'better-sqlite3', '@napi-rs/canvas'],
     ...(commonjs
       ? { format: 'cjs' }
       : {

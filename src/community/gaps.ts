@@ -15,6 +15,8 @@ export interface GapGroup {
   wordings: { question: string; count: number }[];
   firstAsked: Date;
   lastAsked: Date;
+  /** When each of its questions was asked, oldest first (`/gaps`'s chart counts them per week). */
+  askedAt: Date[];
 }
 
 /**
@@ -80,6 +82,7 @@ export function groupQuestions(questions: readonly UnansweredQuestion[]): GapGro
         wordings: group.members.map((member) => ({ question: member.question, count: member.times.length })),
         firstAsked: new Date(earliest(times)),
         lastAsked: new Date(Math.max(...times.map((time) => time.getTime()))),
+        askedAt: [...times].sort((a, b) => a.getTime() - b.getTime()),
       };
     })
     .sort((a, b) => b.count - a.count || b.lastAsked.getTime() - a.lastAsked.getTime());

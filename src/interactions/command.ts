@@ -6,6 +6,7 @@ import type {
   SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
 import type { z } from 'zod';
+import type { ChartRenderer } from '../chart/chart-renderer.ts';
 import type { Community } from '../community/community.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -40,6 +41,8 @@ export interface CommandContext {
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
   /** Votes, questions without coverage and watches; absent when nothing is stored (see src/community/). */
   community?: Community;
+  /** Draws the charts replies attach (`/timeline`, `/gaps`, `/about`) off this thread; absent: no charts. */
+  charts?: ChartRenderer;
 }
 
 /** Who may run a command or press a button. */

@@ -1,3 +1,4 @@
+import { type ChartRenderer, ChartWorker } from '../chart/chart-renderer.ts';
 import type { Community } from '../community/community.ts';
 import type { Config } from '../config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
@@ -22,6 +23,11 @@ export function createDispatchContext(options: {
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
   /** The community database; omit to store nothing. */
   community?: Community;
+  /**
+   * Draws replies' charts; `null` for none.
+   * @default a chart worker thread, started at the first chart
+   */
+  charts?: ChartRenderer | null;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
   logger?: Logger;
   /** The commands to offer: start-up passes every command in `commands/index.ts`. */
@@ -56,5 +62,6 @@ export function createDispatchContext(options: {
     peerStatuses: options.peerStatuses,
     deferAfterMs: options.deferAfterMs,
     community: options.community,
+    ...(options.charts === null ? {} : { charts: options.charts ?? new ChartWorker() }),
   };
 }

@@ -113,8 +113,22 @@ export type IncomingInteraction =
   | ButtonIncoming
   | MessageContextMenuIncoming;
 
-/** The reply payload sent to Discord, already rendered and within Discord's limits. */
-export type ReplyPayload = APIInteractionResponseCallbackData;
+/**
+ * A file sent with a reply (a chart): uploaded as the multipart part `files[n]`, the payload's
+ * `attachments[n]` (id `n`) describing it, and shown by an embed as `attachment://<name>`.
+ */
+export interface ReplyFile {
+  name: string;
+  data: Uint8Array;
+  /** Its alt text (Discord's attachment `description`, at most 1,024 characters). */
+  description?: string;
+}
+
+/**
+ * The reply payload sent to Discord, already rendered and within Discord's limits, with the files it
+ * uploads, if any (never part of its JSON: each transport sends them as Discord documents uploads).
+ */
+export type ReplyPayload = APIInteractionResponseCallbackData & { files?: ReplyFile[] };
 
 /** One autocomplete suggestion (name shown, value sent; both at most 100 characters). */
 export interface AutocompleteChoice {

@@ -20,4 +20,10 @@ export const Limits = {
   autocompleteChoices: 25,
   choiceName: 100,
   choiceValue: 100,
+  /** Files one message may upload. */
+  attachments: 10,
+  /** Bytes one upload may be where the server has no boost: the smallest limit a bot meets. */
+  attachmentBytes: 10 * 1024 * 1024,
+  /** Characters of an attachment's description (alt text). */
+  attachmentDescription: 1024,
 } as const;

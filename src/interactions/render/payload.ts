@@ -189,6 +189,24 @@ export function payloadViolations(payload: ReplyPayload): string[] {
       }
     }
   }
+  const files = payload.files ?? [];
+  check(files.length <= Limits.attachments, `more than ${Limits.attachments} files`);
+  for (const file of files) {
+    check(
+      file.data.byteLength <= Limits.attachmentBytes,
+      `${file.name}: over ${Limits.attachmentBytes} bytes`,
+    );
+    check(
+      (file.description?.length ?? 0) <= Limits.attachmentDescription,
+      `${file.name}: description too long`,
+    );
+  }
+  if (files.length > 0)
+    check(
+      payload.attachments?.length === files.length &&
+        files.every((file, index) => payload.attachments?.[index]?.filename === file.name),
+      'attachments must describe each file, in order',
+    );
   check((payload.content ?? '').length > 0 || embeds.length > 0, 'empty message');
   return problems;
 }

@@ -4,6 +4,7 @@ import { type DispatchContext, dispatchInteraction } from '../../interactions/di
 import type { AutocompleteChoice, ReplyPayload, Responder } from '../../interactions/incoming.ts';
 import { type ConsoleIdentity, parseLine, readLocalFiles } from './parse-line.ts';
 import { buttonsOf, COLOUR, markdown, type Palette, PLAIN, renderText } from './render-text.ts';
+import { SavedFiles } from './saved-files.ts';
 
 /** Every permission bit: the operator at the console is the server's owner, in effect. */
 const ALL_PERMISSIONS = (1n << 53n) - 1n;
@@ -20,6 +21,7 @@ class ConsoleResponder implements Responder {
     private readonly print: (text: string) => void,
     private readonly palette: Palette,
     private readonly remember: (payload: ReplyPayload) => void,
+    private readonly files: SavedFiles,
   ) {}
 
   async reply(payload: ReplyPayload): Promise<void> {
@@ -53,6 +55,8 @@ class ConsoleResponder implements Responder {
   private show(payload: ReplyPayload): void {
     this.remember(payload);
     this.print(renderText(payload, this.palette));
+    // A chart cannot be shown in a terminal: it is written to a file to open.
+    for (const path of this.files.save(payload.files ?? [])) this.print(`chart: ${path}`);
   }
 }
 
@@ -71,6 +75,8 @@ export async function runConsole(options: {
   interactive?: boolean;
   /** Ends the console as `/quit` does, once the line being answered is done. */
   signal?: AbortSignal;
+  /** Where replies' charts are written. @default a new folder in the system's temporary folder */
+  files?: SavedFiles;
 }): Promise<void> {
   const { ctx, input, output } = options;
   const isTty = (stream: Readable | Writable) => Boolean((stream as { isTTY?: boolean }).isTTY);
@@ -87,10 +93,15 @@ export async function runConsole(options: {
   };
   let last: Shown | undefined;
   let shown = 0;
-  const responder = new ConsoleResponder(print, palette, (payload) => {
-    shown += 1;
-    if (buttonsOf(payload).length > 0) last = { id: `console-reply-${shown}`, payload };
-  });
+  const responder = new ConsoleResponder(
+    print,
+    palette,
+    (payload) => {
+      shown += 1;
+      if (buttonsOf(payload).length > 0) last = { id: `console-reply-${shown}`, payload };
+    },
+    options.files ?? new SavedFiles(),
+  );
 
   const lines = createInterface({
     input,

@@ -83,7 +83,9 @@ export class DiscordJsResponder implements Responder {
 
 /**
  * The payload in discord.js's option names. Content, embeds and components are always sent, empty
- * when absent, so an edit or update replaces what was there instead of keeping stale parts.
+ * when absent, so an edit or update replaces what was there instead of keeping stale parts. Files go
+ * as discord.js uploads them (multipart, `attachments` naming only them, so an edit drops older ones);
+ * `attachments: []` without files removes what an edited message had.
  */
 function body(payload: ReplyPayload) {
   return {
@@ -91,5 +93,16 @@ function body(payload: ReplyPayload) {
     embeds: payload.embeds ?? [],
     components: (payload.components ?? []) as APIActionRowComponent<APIComponentInMessageActionRow>[],
     allowedMentions: { parse: [] },
+    ...(payload.files?.length
+      ? {
+          files: payload.files.map((file) => ({
+            attachment: Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength),
+            name: file.name,
+            ...(file.description ? { description: file.description } : {}),
+          })),
+        }
+      : payload.attachments?.length === 0
+        ? { attachments: [] }
+        : {}),
   };
 }

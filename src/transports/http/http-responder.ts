@@ -2,6 +2,7 @@ import { type APIInteractionResponse, InteractionResponseType, MessageFlags } fr
 import type {
   AutocompleteChoice,
   PostedMessage,
+  ReplyFile,
   ReplyPayload,
   Responder,
 } from '../../interactions/incoming.ts';
@@ -55,6 +56,15 @@ export class HttpResponder implements Responder {
   }
 
   async reply(payload: ReplyPayload): Promise<PostedMessage | undefined> {
+    if (this.#first === undefined && payload.files?.length) {
+      // An HTTP response cannot carry files: acknowledged as a deferral, then the multipart edit.
+      await this.#respond('deferred', {
+        type: InteractionResponseType.DeferredChannelMessageWithSource,
+        data: isEphemeral(payload) ? { flags: MessageFlags.Ephemeral } : {},
+      });
+      const { applicationId, token, webhook } = this.#options;
+      return posted(await webhook.editOriginal(applicationId, token, safe(payload), filesOf(payload)));
+    }
     if (this.#first === undefined) {
       await this.#respond('replied', {
         type: InteractionResponseType.ChannelMessageWithSource,
@@ -66,7 +76,7 @@ export class HttpResponder implements Responder {
     if (this.#autoDeferred) return this.#answerAutoDeferred(payload);
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
-    await webhook.followUp(applicationId, token, safe(payload));
+    await webhook.followUp(applicationId, token, safe(payload), filesOf(payload));
     return undefined;
   }
 
@@ -88,19 +98,28 @@ export class HttpResponder implements Responder {
     if (this.#autoDeferred) return this.#answerAutoDeferred(payload);
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
-    const edited = await webhook.editMessage(applicationId, token, this.#answerMessage, safe(payload));
+    const edited = await webhook.editMessage(
+      applicationId,
+      token,
+      this.#answerMessage,
+      safe(payload),
+      filesOf(payload),
+    );
     return posted(edited);
   }
 
   async update(payload: ReplyPayload): Promise<void> {
-    if (this.#first === undefined) {
+    if (this.#first === undefined && payload.files?.length) {
+      // As `reply`: a deferred update, then the multipart edit of the button's message.
+      await this.deferUpdate();
+    } else if (this.#first === undefined) {
       return this.#respond('updated', { type: InteractionResponseType.UpdateMessage, data: safe(payload) });
     }
     this.#autoDeferred = false;
     await this.#sent;
     // After a deferred update (type 6), `@original` is the message the button was on.
     const { applicationId, token, webhook } = this.#options;
-    await webhook.editOriginal(applicationId, token, safe(payload));
+    await webhook.editOriginal(applicationId, token, safe(payload), filesOf(payload));
   }
 
   /** A deferred update (type 6) as the HTTP response; later edits PATCH `@original`, the button's message. */
@@ -150,9 +169,10 @@ export class HttpResponder implements Responder {
     this.#autoDeferred = false;
     await this.#sent;
     const { applicationId, token, webhook } = this.#options;
-    if (!isEphemeral(payload)) return posted(await webhook.editOriginal(applicationId, token, safe(payload)));
+    if (!isEphemeral(payload))
+      return posted(await webhook.editOriginal(applicationId, token, safe(payload), filesOf(payload)));
     await webhook.deleteOriginal(applicationId, token);
-    const sent = idOf(await webhook.followUp(applicationId, token, safe(payload)));
+    const sent = idOf(await webhook.followUp(applicationId, token, safe(payload), filesOf(payload)));
     if (sent) this.#answerMessage = sent;
     return posted({ id: sent });
   }
@@ -198,6 +218,12 @@ function isEphemeral(payload: ReplyPayload): boolean {
   return (Number(payload.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
 }
 
+/** The payload's JSON: no pings, and without its files, which go as multipart parts (`filesOf`). */
 function safe(payload: ReplyPayload): ReplyPayload {
-  return { ...payload, allowed_mentions: { parse: [] } };
+  const { files: _files, ...json } = payload;
+  return { ...json, allowed_mentions: { parse: [] } };
+}
+
+function filesOf(payload: ReplyPayload): ReplyFile[] {
+  return payload.files ?? [];
 }

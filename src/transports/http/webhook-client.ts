@@ -1,3 +1,5 @@
+import type { ReplyFile } from '../../interactions/incoming.ts';
+
 /** Discord answered a webhook request with an error status. */
 export class WebhookError extends Error {
   override name = 'WebhookError';
@@ -53,17 +55,29 @@ export class WebhookClient {
     this.#timeoutMs = options.timeoutMs ?? 10_000;
   }
 
-  /** `PATCH /webhooks/{application}/{token}/messages/@original`. */
-  editOriginal(applicationId: string, token: string, message: object): Promise<unknown> {
-    return this.editMessage(applicationId, token, '@original', message);
+  /** `PATCH /webhooks/{application}/{token}/messages/@original`; with `files`, multipart. */
+  editOriginal(
+    applicationId: string,
+    token: string,
+    message: object,
+    files: ReplyFile[] = [],
+  ): Promise<unknown> {
+    return this.editMessage(applicationId, token, '@original', message, files);
   }
 
   /** `PATCH /webhooks/{application}/{token}/messages/{message}`: the original or a follow-up. */
-  editMessage(applicationId: string, token: string, messageId: string, message: object): Promise<unknown> {
+  editMessage(
+    applicationId: string,
+    token: string,
+    messageId: string,
+    message: object,
+    files: ReplyFile[] = [],
+  ): Promise<unknown> {
     return this.#send(
       'PATCH',
       `${route(applicationId, token)}/messages/${messageId === '@original' ? messageId : encodeURIComponent(messageId)}`,
       message,
+      files,
     );
   }
 
@@ -77,15 +91,18 @@ export class WebhookClient {
     return this.#send('DELETE', `${route(applicationId, token)}/messages/@original`);
   }
 
-  /** `POST /webhooks/{application}/{token}`: a follow-up message. */
-  followUp(applicationId: string, token: string, message: object): Promise<unknown> {
-    return this.#send('POST', route(applicationId, token), message);
+  /** `POST /webhooks/{application}/{token}`: a follow-up message; with `files`, multipart. */
+  followUp(applicationId: string, token: string, message: object, files: ReplyFile[] = []): Promise<unknown> {
+    return this.#send('POST', route(applicationId, token), message, files);
   }
 
-  async #send(method: string, path: string, body?: object): Promise<unknown> {
+  async #send(method: string, path: string, body?: object, files: ReplyFile[] = []): Promise<unknown> {
     const url = `${this.#base}${path}`;
     const init: RequestInit = { method };
-    if (body !== undefined) {
+    if (body !== undefined && files.length > 0) {
+      // Discord's uploads: the JSON in `payload_json`, each file in `files[n]` (fetch sets the boundary).
+      init.body = multipart(body, files);
+    } else if (body !== undefined) {
       init.headers = { 'content-type': 'application/json' };
       init.body = JSON.stringify(body);
     }
@@ -102,6 +119,20 @@ export class WebhookClient {
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
+}
+
+/** A message with files as Discord takes uploads: `multipart/form-data`, `payload_json` then `files[n]`. */
+function multipart(body: object, files: ReplyFile[]): FormData {
+  const form = new FormData();
+  form.append('payload_json', JSON.stringify(body));
+  for (const [index, file] of files.entries()) {
+    form.append(`files[${index}]`, new Blob([file.data], { type: contentType(file.name) }), file.name);
+  }
+  return form;
+}
+
+function contentType(name: string): string {
+  return name.endsWith('.png') ? 'image/png' : 'application/octet-stream';
 }
 
 /** `/webhooks/{application}/{token}`, both encoded: they come from a request body. */

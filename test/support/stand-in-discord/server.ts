@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIInteraction, APIMessage, GatewayIdentifyData } from 'discord.js';
+import type { APIAttachment, APIInteraction, APIMessage, GatewayIdentifyData } from 'discord.js';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { botUser, guild, ids, userMessage } from './fixtures.ts';
 
@@ -10,8 +10,23 @@ interface RouteRequest {
   match: RegExpExecArray;
   url: URL;
   body: unknown;
+  /** The `files[n]` parts of a multipart request. */
+  files: Upload[];
   send: (status: number, json?: unknown) => void;
+  /** Sends bytes as they are (the attachments' CDN). */
+  sendBytes: (status: number, type: string, bytes: Buffer) => void;
 }
+
+/** A file the bot uploaded: the multipart part `files[n]` (n is `index`). */
+export interface Upload {
+  index: number;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/** A request Discord refuses as an invalid form (400, code 50035), e.g. an attachment that is neither kept nor uploaded. */
+class InvalidForm extends Error {}
 
 /** One HTTP request the bot made, as the stand-in received it. */
 export interface RecordedRequest {
@@ -21,6 +36,8 @@ export interface RecordedRequest {
   query: string;
   authorization: string | undefined;
   body: unknown;
+  /** Files uploaded with it (multipart `files[n]`). */
+  files: Upload[];
 }
 
 /** An interaction callback (`POST /interactions/{id}/{token}/callback`): its type and data. */
@@ -39,6 +56,8 @@ export class Exchange {
   readonly edits: Record<string, unknown>[] = [];
   /** Bodies of `POST /webhooks/{app}/{token}` (follow-up messages). */
   readonly followups: Record<string, unknown>[] = [];
+  /** The files uploaded with a callback's data, an edit or a follow-up (keyed by that body). */
+  readonly uploads = new WeakMap<object, Upload[]>();
   /** The message the bot's reply created (callback type 4, or a deferral once edited). */
   message: APIMessage | undefined;
   readonly #waiters: (() => void)[] = [];
@@ -60,18 +79,19 @@ export class Exchange {
       until?: (data: Record<string, unknown>) => boolean;
       timeoutMs?: number;
     } = {},
-  ): Promise<{ type: number; data: Record<string, unknown>; deferred: boolean }> {
+  ): Promise<{ type: number; data: Record<string, unknown>; deferred: boolean; files: Upload[] }> {
     // Generous: a reload under load (a new index worker on two shared cores) can take many seconds.
     const timeoutMs = options.timeoutMs ?? 20_000;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const first = this.callbacks[0];
       if (first && (first.type === 4 || first.type === 7 || first.type === 8)) {
-        return { type: first.type, data: first.data ?? {}, deferred: false };
+        const data = first.data ?? {};
+        return { type: first.type, data, deferred: false, files: this.uploads.get(data) ?? [] };
       }
       const edit = this.edits.find(options.until ?? (() => true));
       if (first && (first.type === 5 || first.type === 6) && edit) {
-        return { type: first.type, data: edit, deferred: true };
+        return { type: first.type, data: edit, deferred: true, files: this.uploads.get(edit) ?? [] };
       }
       const left = deadline - Date.now();
       if (left <= 0) {
@@ -107,6 +127,8 @@ export class StandInDiscord {
   readonly messages = new Map<string, APIMessage>();
   /** Application commands registered with `PUT .../commands`, by route. */
   readonly registered = new Map<string, unknown[]>();
+  /** The bytes of every attachment the bot uploaded, by attachment id (served at its `url`). */
+  readonly attachmentBytes = new Map<string, Buffer>();
 
   readonly #http: Server;
   readonly #wss: WebSocketServer;
@@ -243,19 +265,28 @@ export class StandInDiscord {
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const route = decodeURIComponent(url.pathname).replace(/^\/api(\/v\d+)?/, '');
-    const body = await readBody(request);
+    const { body, files } = await readBody(request);
     this.requests.push({
       method: request.method ?? 'GET',
       route,
       query: url.searchParams.toString(),
       authorization: request.headers.authorization,
       body,
+      files,
     });
     const send = (status: number, json?: unknown) => {
       response.writeHead(status, json === undefined ? {} : { 'content-type': 'application/json' });
       response.end(json === undefined ? undefined : JSON.stringify(json));
     };
-    const needsAuth = !route.startsWith('/interactions/') && !route.startsWith('/webhooks/');
+    const sendBytes = (status: number, type: string, bytes: Buffer) => {
+      response.writeHead(status, { 'content-type': type, 'content-length': bytes.byteLength });
+      response.end(bytes);
+    };
+    // The attachments' CDN, like the interaction routes, takes no bot token.
+    const needsAuth =
+      !route.startsWith('/interactions/') &&
+      !route.startsWith('/webhooks/') &&
+      !route.startsWith('/attachments/');
     if (needsAuth && request.headers.authorization !== `Bot ${this.#token}`) {
       send(401, { message: '401: Unauthorized', code: 0 });
       return;
@@ -264,7 +295,16 @@ export class StandInDiscord {
     for (const [routeMethod, pattern, handler] of this.#routes) {
       const match = pattern.exec(route);
       if (match && (routeMethod === '*' || routeMethod === method)) {
-        handler({ method, match, url, body, send });
+        try {
+          handler({ method, match, url, body, files, send, sendBytes });
+        } catch (error) {
+          if (!(error instanceof InvalidForm)) throw error;
+          send(400, {
+            message: 'Invalid Form Body',
+            code: 50035,
+            errors: { attachments: { _errors: [{ code: 'ATTACHMENT_NOT_FOUND', message: error.message }] } },
+          });
+        }
         return;
       }
     }
@@ -292,9 +332,9 @@ export class StandInDiscord {
     [
       'POST',
       /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
-      ({ match, url, body, send }) => {
+      ({ match, url, body, files, send }) => {
         const callback = body as Callback;
-        const message = this.#callback(match[2]!, callback);
+        const message = this.#callback(match[2]!, callback, files);
         if (url.searchParams.get('with_response') !== 'true') return send(204);
         // As Discord does: the interaction, and the message the response created or updated.
         send(200, {
@@ -314,12 +354,14 @@ export class StandInDiscord {
     [
       '*',
       /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/,
-      ({ method, match, body, send }) => {
+      ({ method, match, body, files, send }) => {
         const exchange = this.#exchanges.get(match[2]!);
         if (!exchange) return send(404, { message: 'Unknown Webhook', code: 10015 });
         if (method === 'PATCH') {
-          exchange.edits.push(body as Record<string, unknown>);
-          exchange.message = this.#store(exchange.message?.id, body as Record<string, unknown>);
+          const edit = body as Record<string, unknown>;
+          exchange.message = this.#store(exchange.message?.id, edit, ids.channel, files);
+          exchange.uploads.set(edit, files);
+          exchange.edits.push(edit);
           exchange.notify();
           send(200, exchange.message);
         } else if (method === 'GET') {
@@ -333,12 +375,24 @@ export class StandInDiscord {
     [
       'POST',
       /^\/webhooks\/(\d+)\/([^/]+)$/,
-      ({ match, body, send }) => {
+      ({ match, body, files, send }) => {
         const exchange = this.#exchanges.get(match[2]!);
         if (!exchange) return send(404, { message: 'Unknown Webhook', code: 10015 });
-        exchange.followups.push(body as Record<string, unknown>);
+        const followup = body as Record<string, unknown>;
+        const message = this.#store(undefined, followup, ids.channel, files);
+        exchange.uploads.set(followup, files);
+        exchange.followups.push(followup);
         exchange.notify();
-        send(200, this.#store(undefined, body as Record<string, unknown>));
+        send(200, message);
+      },
+    ],
+    [
+      'GET',
+      /^\/attachments\/(\d+)\/(\d+)\/([^/]+)$/,
+      ({ match, send, sendBytes }) => {
+        const bytes = this.attachmentBytes.get(match[2]!);
+        if (!bytes) return send(404, { message: '404: Not Found', code: 0 });
+        sendBytes(200, match[3]!.endsWith('.png') ? 'image/png' : 'application/octet-stream', bytes);
       },
     ],
     [
@@ -385,14 +439,17 @@ export class StandInDiscord {
   ];
 
   /** Records a callback; returns the message it created or changed, if any. */
-  #callback(token: string, callback: Callback): APIMessage | undefined {
+  #callback(token: string, callback: Callback, files: Upload[] = []): APIMessage | undefined {
     const exchange = this.#exchanges.get(token);
     if (!exchange) return undefined;
-    exchange.callbacks.push(callback);
     let changed: APIMessage | undefined;
-    if (callback.type === 4) changed = exchange.message = this.#store(undefined, callback.data ?? {});
+    if (callback.type === 4)
+      changed = exchange.message = this.#store(undefined, callback.data ?? {}, ids.channel, files);
     const pressed = 'message' in exchange.interaction ? exchange.interaction.message : undefined;
-    if (callback.type === 7 && pressed) changed = this.#store(pressed.id, callback.data ?? {});
+    if (callback.type === 7 && pressed)
+      changed = this.#store(pressed.id, callback.data ?? {}, ids.channel, files);
+    if (callback.data) exchange.uploads.set(callback.data, files);
+    exchange.callbacks.push(callback);
     // A deferred update (type 6) leaves the message as it is; `@original` is then that message.
     if (callback.type === 6 && pressed) {
       if (!this.messages.has(pressed.id)) this.messages.set(pressed.id, pressed);
@@ -403,7 +460,12 @@ export class StandInDiscord {
   }
 
   /** Creates or updates a message the bot sent, as Discord would store it. */
-  #store(id: string | undefined, data: Record<string, unknown>, channelId: string = ids.channel): APIMessage {
+  #store(
+    id: string | undefined,
+    data: Record<string, unknown>,
+    channelId: string = ids.channel,
+    files: Upload[] = [],
+  ): APIMessage {
     const previous = id ? this.messages.get(id) : undefined;
     const message = {
       ...(previous ?? {
@@ -414,8 +476,45 @@ export class StandInDiscord {
       }),
       ...pick(data, ['content', 'embeds', 'components', 'flags', 'message_reference']),
     } as APIMessage;
+    message.attachments = this.#attachments(previous?.attachments ?? [], data.attachments, files, channelId);
     this.messages.set(message.id, message);
     return message;
+  }
+
+  /**
+   * A message's attachments after a create or edit, as Discord documents them: with an `attachments`
+   * list, exactly those it names (an existing attachment by its id, an upload by its part's `n`), the
+   * rest removed; without one, the existing ones kept and the uploads added. Uploads get a CDN URL here.
+   */
+  #attachments(
+    existing: APIAttachment[],
+    listed: unknown,
+    files: Upload[],
+    channelId: string,
+  ): APIAttachment[] {
+    const uploaded = (file: Upload, entry: Record<string, unknown> = {}): APIAttachment => {
+      const id = this.nextId();
+      this.attachmentBytes.set(id, file.data);
+      const size = pngSize(file.data);
+      return {
+        id,
+        filename: file.filename,
+        size: file.data.byteLength,
+        url: `http://127.0.0.1:${this.port}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`,
+        proxy_url: `http://127.0.0.1:${this.port}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`,
+        content_type: file.contentType,
+        ...(size ? { width: size.width, height: size.height } : {}),
+        ...(typeof entry.description === 'string' ? { description: entry.description } : {}),
+      };
+    };
+    if (!Array.isArray(listed)) return [...existing, ...files.map((file) => uploaded(file))];
+    return (listed as Record<string, unknown>[]).map((entry) => {
+      const kept = existing.find((attachment) => attachment.id === String(entry.id));
+      if (kept) return kept;
+      const file = files.find((upload) => String(upload.index) === String(entry.id));
+      if (!file) throw new InvalidForm(`attachments: ${String(entry.id)} is neither kept nor uploaded`);
+      return uploaded(file, entry);
+    });
   }
 }
 
@@ -423,20 +522,45 @@ function pick(data: Record<string, unknown>, keys: string[]): Record<string, unk
   return Object.fromEntries(keys.filter((key) => data[key] !== undefined).map((key) => [key, data[key]]));
 }
 
-async function readBody(request: IncomingMessage): Promise<unknown> {
+async function readBody(request: IncomingMessage): Promise<{ body: unknown; files: Upload[] }> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.length === 0) return undefined;
+  const raw = Buffer.concat(chunks);
+  if (raw.byteLength === 0) return { body: undefined, files: [] };
   const type = request.headers['content-type'] ?? '';
-  if (type.startsWith('multipart/form-data')) {
-    // discord.js sends files as multipart with the JSON body in the `payload_json` part.
-    const json = /name="payload_json"\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*?)\r\n--/.exec(text)?.[1];
-    return json ? JSON.parse(json) : undefined;
-  }
+  if (type.startsWith('multipart/form-data')) return readMultipart(raw, type);
+  const text = raw.toString('utf8');
   try {
-    return JSON.parse(text);
+    return { body: JSON.parse(text), files: [] };
   } catch {
-    return text;
+    return { body: text, files: [] };
   }
+}
+
+/**
+ * An upload as Discord reads it: the JSON in the `payload_json` part, each file in a `files[n]` part
+ * (read by the web platform's own multipart parser).
+ */
+async function readMultipart(raw: Buffer, type: string): Promise<{ body: unknown; files: Upload[] }> {
+  const form = await new Response(raw, { headers: { 'content-type': type } }).formData();
+  const json = form.get('payload_json');
+  const files: Upload[] = [];
+  for (const [name, value] of form.entries()) {
+    const index = /^files\[(\d+)\]$/.exec(name)?.[1];
+    if (index === undefined || typeof value === 'string') continue;
+    files.push({
+      index: Number(index),
+      filename: value.name,
+      contentType: value.type || 'application/octet-stream',
+      data: Buffer.from(await value.arrayBuffer()),
+    });
+  }
+  return { body: typeof json === 'string' ? JSON.parse(json) : undefined, files };
+}
+
+/** Width and height from a PNG's header (IHDR), as Discord reports an image attachment's size. */
+function pngSize(data: Buffer): { width: number; height: number } | undefined {
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  if (data.byteLength < 24 || !data.subarray(0, 8).equals(signature)) return undefined;
+  return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
 }

@@ -1,0 +1,10 @@
+import type { BarChart } from './bar-chart.ts';
+
+/** Draw this chart. */
+export interface ChartRequest {
+  id: number;
+  chart: BarChart;
+}
+
+/** The PNG of request `id`, or why it could not be drawn. */
+export type ChartReply = { id: number; png: Uint8Array } | { id: number; error: string };
