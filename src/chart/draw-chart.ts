@@ -19,8 +19,8 @@ import { BACKGROUND, GRID, INK, MUTED_INK } from './palette.ts';
 /** The one font every chart is drawn in, shipped in `font/` (SIL Open Font License), never the system's. */
 export const FONT_FAMILY = 'Noto Sans';
 
-/** Type sizes in pixels: a chart 800 pixels wide is shown about 360 wide on a phone, so 18 reads as 8. */
-const TYPE = { title: 28, subtitle: 19, text: 18, note: 17, compactTitle: 24 } as const;
+/** Type sizes in pixels: a chart 800 pixels wide is shown about 360 wide on a phone, where 20 reads as 9. */
+const TYPE = { title: 30, subtitle: 20, text: 20, note: 18, compactTitle: 24 } as const;
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Title, SubTitle);
 let fontsRegistered = false;

@@ -9,7 +9,7 @@ export const CHART_WIDTH = 800;
 export const CHART_HEIGHT = 400;
 
 /** An outlet the corpus does not name, as a part of the bars. */
-const UNKNOWN_OUTLET = 'outlet not stated';
+const UNKNOWN_OUTLET = 'publisher unknown';
 
 /**
  * The chart of a timeline: its dated articles (the ones `/timeline` lists) per day, week, month or year

@@ -5,9 +5,12 @@
 import { unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { timelineChart } from '../chart/timeline-chart.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { CorpusError } from '../corpus/load-corpus.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
+import { writeFileAtomic } from '../files/atomic-write.ts';
+import type { Timeline } from '../search/answer.ts';
 import { SnapshotFormatError } from '../search/index-cache/corpus-snapshot.ts';
 import { openEngine, type StartedEngine } from '../search/index-cache/fast-start.ts';
 import { indexCacheOf } from '../search/index-cache/index-cache.ts';
@@ -31,6 +34,8 @@ Options:
   --until WHEN    only articles published until then (inclusive); undated articles are left out
   --timeline      the topic's coverage in date order, one line per article (first report marked,
                   undated articles apart) instead of an answer
+  --chart FILE    with --timeline: also write its chart to FILE, a PNG (articles per day, week, month
+                  or year by outlet, as /timeline attaches it)
   --help          show this help
 `;
 
@@ -54,6 +59,11 @@ function parse(argv: string[]) {
   const question = positionals.join(' ');
   if (!values.help && !values.stdin && question.trim() === '') throw new UsageError('no question given');
   if (values.stdin && question !== '') throw new UsageError('give a question or --stdin, not both');
+  if (values.chart !== undefined && !values.timeline)
+    throw new UsageError('--chart draws a timeline: give --timeline too');
+  if (values.chart !== undefined && values.stdin)
+    throw new UsageError('--chart draws one topic: give it, not --stdin');
+  if (values.chart === '') throw new UsageError('--chart needs the file to write');
   let period: Period | undefined;
   try {
     period = parsePeriod({ since: values.since ?? null, until: values.until ?? null });
@@ -76,6 +86,7 @@ function parseOptions(argv: string[]) {
       since: { type: 'string' },
       until: { type: 'string' },
       timeline: { type: 'boolean', default: false },
+      chart: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -114,7 +125,14 @@ async function answerAll(options: ReturnType<typeof parse>): Promise<void> {
   const answerWith = async (engine: SearchEngine, question: string): Promise<string> => {
     if (options.timeline) {
       const timeline = await engine.timelineAsync(question, options.period ? { period: options.period } : {});
-      return options.json ? `${inertJson(timelineToJson(timeline))}\n` : renderTimeline(timeline, style);
+      const text = options.json
+        ? `${inertJson(timelineToJson(timeline))}\n`
+        : renderTimeline(timeline, style);
+      if (options.chart === undefined) return text;
+      const said = await writeChart(timeline, options, options.chart);
+      // `--json` keeps stdout pure JSON: where the chart went is for the person, on stderr.
+      if (options.json) process.stderr.write(said);
+      return options.json ? text : text + said;
     }
     const answer = await engine.answerAsync(question, {
       limit: options.limit,
@@ -152,6 +170,26 @@ async function answerAll(options: ReturnType<typeof parse>): Promise<void> {
     process.stdout.write(await answerOne(line));
     first = false;
   }
+}
+
+/**
+ * The timeline's chart written to `file` (atomically: a viewer never opens half a picture), and the
+ * line that says where; or the line saying there is nothing to draw, and no file. Chart.js and Skia load
+ * only here, so other calls do not pay for them.
+ */
+async function writeChart(
+  timeline: Timeline,
+  period: { since?: string; until?: string },
+  file: string,
+): Promise<string> {
+  const chart = timelineChart(timeline, {
+    ...(period.since ? { since: period.since } : {}),
+    ...(period.until ? { until: period.until } : {}),
+  });
+  if (!chart) return 'No chart: no article listed is dated, so there is nothing to draw.\n';
+  const { drawChart } = await import('../chart/draw-chart.ts');
+  await writeFileAtomic(file, await drawChart(chart));
+  return `chart: ${file}\n`;
 }
 
 /**

@@ -35,7 +35,7 @@ describe('GIVEN the dated fixture (a dock strike and a port sale, 1987-2016)', (
       ['Harbour Gazette', 3],
       ['Coastal Courier', 3],
       ['Wire', 2],
-      ['outlet not stated', 1],
+      ['publisher unknown', 1],
     ]);
     expect(chart.marker).toEqual({ index: 0, label: 'First report 26 Feb 1987' });
     expect(chart.title).toBe('Gravelines, 1987 – 2016');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE, hostileCorpus, TERMINAL_CONTROLS } from '../support/hostile-corpus.ts';
+import { decodePng, inkShare } from '../support/png.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -347,6 +348,34 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     ]);
     expect(parsed.dated[0]?.published).toBe('2015-08-01T23:30:00-05:00');
     expect(parsed.undated).toEqual([]);
+  });
+
+  it('--timeline --chart FILE writes the chart beside the text and says where; nothing dated, no file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'newsdesk-ask-chart-'));
+    const file = join(dir, 'out.png');
+    const corpus = ['--corpus', 'test/fixtures/dated-corpus'];
+    const run = await ask(
+      [...corpus, '--timeline', '--chart', file, 'Gravelines dock strike'],
+      undefined,
+      {},
+      COMPILED,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Timeline of “Gravelines dock strike”, oldest first:\n/);
+    expect(run.stdout.endsWith(`chart: ${file}\n`)).toBe(true);
+    const png = await decodePng(await readFile(file));
+    expect([png.width, png.height]).toEqual([800, 400]);
+    expect(inkShare(png)).toBeGreaterThan(0.05);
+
+    const none = join(dir, 'none.png');
+    const undated = await ask([...corpus, '--timeline', '--chart', none, 'ferries']);
+    expect(undated.code).toBe(0);
+    expect(undated.stdout).toContain('No chart: no article listed is dated, so there is nothing to draw.');
+    expect(await readdir(dir)).toEqual(['out.png']);
+
+    const misused = await ask(['--chart', file, 'ferries']);
+    expect(misused.code).toBe(2);
+    expect(misused.stderr).toContain('--chart draws a timeline: give --timeline too');
   });
 
   it('never writes terminal escapes or controls from the corpus or the question to the terminal', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -13,6 +13,7 @@ import { memoryLogger, silentLogger } from '../../../src/logging/logger.ts';
 import { runConsole } from '../../../src/transports/console/console.ts';
 import { type ConsoleIdentity, parseLine } from '../../../src/transports/console/parse-line.ts';
 import { COLOUR, markdown, PLAIN } from '../../../src/transports/console/render-text.ts';
+import { decodePng } from '../../support/png.ts';
 import { copyOfBundledCorpus, DATED_CORPUS, LIGHTHOUSE } from '../../support/temp-corpus.ts';
 
 const identity: ConsoleIdentity = {
@@ -130,6 +131,21 @@ describe('the local console', () => {
     expect(out).toContain('Page 2 of 2');
     expect(out).toContain('Coverage from 2003 first.\nOne passage answers your question:');
     expect(out).toMatch(/\(only you can see this\)\nCoverage of “Gravelines dock strike” in date order:/);
+  });
+
+  it('writes a /timeline chart to a file and prints its path; a topic with nothing dated says there is nothing to draw', async () => {
+    const dated = await datedContext();
+    const out = await session(dated, ['/timeline Gravelines', '/press 2', '/timeline ferries']);
+    const paths = [...out.matchAll(/^chart: (.+\.png)$/gm)].map((match) => match[1]!);
+    // The first page and the next, each its own file; "ferries" has only an undated article.
+    expect(paths).toHaveLength(2);
+    expect(new Set(paths).size).toBe(2);
+    for (const file of paths) {
+      expect(path.isAbsolute(file) && file.startsWith(tmpdir())).toBe(true);
+      const png = await decodePng(await readFile(file));
+      expect([png.width, png.height]).toEqual([800, 400]);
+    }
+    expect(out).toContain('No chart: none of these articles is dated, so there is nothing to draw.');
   });
 
   it('checks a claim as "Find coverage" does, and shows what autocomplete suggests', async () => {
