@@ -15,9 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { engineAdapters } from './engines/registry.ts';
 import { assembleBenchCorpora } from './lib/bench-corpus.ts';
+import { type ChartOutcome, chartLines, chartTargets } from './lib/chart-modes.ts';
 import { type DatedOutcome, datedLines, datedTarget } from './lib/dated-modes.ts';
 import { formatTable } from './lib/format-table.ts';
 import { describeMachine, installedVersions } from './lib/machine.ts';
+import { measureCharts } from './lib/measure-charts.ts';
 import { measureDated } from './lib/measure-dated.ts';
 import { measureQuoteCheck, quoteCheckLines } from './lib/measure-quote-check.ts';
 import type { MeasurementJob, MeasurementOutcome } from './lib/measurement.ts';
@@ -138,6 +140,7 @@ async function main(): Promise<void> {
   const outcomes: MeasurementOutcome[] = [];
   let quoteCheck: Awaited<ReturnType<typeof measureQuoteCheck>> | undefined;
   let dated: DatedOutcome | { error: string } | undefined;
+  let charts: ChartOutcome | { error: string } | undefined;
   const started = performance.now();
   let remainingPassages = sizes.reduce((sum, size) => sum + size.passageCount * options.engines.length, 0);
   try {
@@ -202,6 +205,19 @@ async function main(): Promise<void> {
         options.timeoutSeconds * 1000,
       );
       log(datedLines(dated).join('\n'));
+      // Issue 30: /timeline's chart beside its text reply, and /ask while charts are drawn against /ask without.
+      charts = await measureCharts(
+        {
+          corpusName: largest.name,
+          corpusFile: join(workDir, `${largest.name}.json`),
+          questionsFile: join(options.dataDir, 'newsqa', 'questions.jsonl'),
+          newsqaQuestions: options.questionLimit ?? 300,
+          // Two phases; the second waits for the worker's charts between questions.
+          budgetSeconds: 4 * options.queryBudgetSeconds,
+        },
+        options.timeoutSeconds * 1000,
+      );
+      log(chartLines(charts).join('\n'));
     }
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -221,13 +237,13 @@ async function main(): Promise<void> {
       package: adapter.packageName,
       configuration: adapter.configuration,
     }));
-  const targets = [...checkTargets(outcomes), datedTarget(dated)];
+  const targets = [...checkTargets(outcomes), datedTarget(dated), ...chartTargets(charts)];
   const ratios = peerRatios(outcomes);
   const growth = growthRatios(outcomes);
 
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ machine, versions, corpora, engines, totalSeconds, results: outcomes, ratios, growth, targets, quoteCheck, dated }, null, 2)}\n`,
+      `${JSON.stringify({ machine, versions, corpora, engines, totalSeconds, results: outcomes, ratios, growth, targets, quoteCheck, dated, charts }, null, 2)}\n`,
     );
     return;
   }
@@ -327,7 +343,8 @@ async function main(): Promise<void> {
   }
   if (quoteCheck) out.push(...quoteCheckLines(quoteCheck), '');
   if (dated) out.push(...datedLines(dated), '');
-  out.push('Targets (issue 6; the last, issue 11):');
+  if (charts) out.push(...chartLines(charts), '');
+  out.push('Targets (issue 6; then issue 11, then issue 30):');
   for (const check of targets) out.push(`  ${check.status} ${check.target}: ${check.detail}`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -47,7 +47,8 @@ export async function drawChart(chart: BarChart): Promise<Buffer> {
   context.lang = 'en';
   const rendered = new Chart(context as unknown as ChartItem, configuration(chart, context));
   try {
-    return await canvas.encode('png');
+    // Encoded on this thread (the chart worker's, whose priority is lowered), not on libuv's pool.
+    return canvas.toBuffer('image/png');
   } finally {
     rendered.destroy();
   }
