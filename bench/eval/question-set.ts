@@ -20,7 +20,7 @@ export interface QuestionRecord {
 }
 
 /** The question sets written by reading the articles, before any tuning on them. */
-export const QUESTION_SETS = ['seed', 'bbc-reuters', 'off-topic'] as const;
+export const QUESTION_SETS = ['seed', 'bbc-reuters', 'off-topic', 'readers', 'near-misses'] as const;
 export type QuestionSetName = (typeof QUESTION_SETS)[number];
 
 export function questionSetPath(name: QuestionSetName): string {
