@@ -1,49 +1,18 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { APIAttachment, APIMessage } from 'discord.js';
+import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERIES_COLOURS } from '../../src/chart/palette.ts';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
-import { decodePng, inkShare, pixelsOf } from '../support/png.ts';
+import { inkShare, pixelsOf } from '../support/png.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { button, chatInput } from '../support/stand-in-discord/interactions.ts';
-import type { Exchange, Upload } from '../support/stand-in-discord/server.ts';
 import { DATED_CORPUS } from '../support/temp-corpus.ts';
-import { customIdsOf, type Harness, member, moderator, startHarness, textOf } from './harness.ts';
+import { barsTotal, chartOf, listed } from './chart-replies.ts';
+import { type Harness, member, moderator, startHarness, textOf } from './harness.ts';
 
 const EPHEMERAL = 64;
-const REUTERS = fileURLToPath(new URL('../../../shared/data/reuters/reuters21578.jsonl', import.meta.url));
-
-/** What a member's client gets of a reply's chart: the upload, the message's attachment, and the PNG it shows. */
-async function chartOf(exchange: Exchange, files: Upload[], data: Record<string, unknown>) {
-  expect(files).toHaveLength(1);
-  const [upload] = files;
-  const message = exchange.message as APIMessage;
-  const attachment = message.attachments.find((a) => a.filename === upload!.filename) as APIAttachment;
-  // As a member's client does: the embed shows `attachment://…`, fetched from the attachment's URL.
-  const embeds = data.embeds as { image?: { url: string } }[];
-  expect(embeds[0]?.image?.url).toBe(`attachment://${upload!.filename}`);
-  const fetched = Buffer.from(await (await fetch(attachment.url)).arrayBuffer());
-  expect(fetched.equals(upload!.data)).toBe(true);
-  return { upload: upload!, attachment, png: await decodePng(fetched), alt: attachment.description ?? '' };
-}
-
-/** `Totals: A 3, B 2 (5 in all).` or `5 in all.` in a chart's alt text: what its bars add up to. */
-function barsTotal(alt: string): number {
-  const total = /(\d+) in all\)?\./.exec(alt);
-  if (!total) throw new Error(`no total in the alt text: ${alt}`);
-  return Number(total[1]);
-}
-
-/** `Page 1 of 2 · 9 dated articles, 1 undated, oldest first`: the articles the timeline lists. */
-function listed(data: Record<string, unknown>): { dated: number; undated: number } {
-  const footer = /· (\d+) dated articles?(?:, (\d+) undated)?, oldest first/.exec(textOf(data));
-  if (!footer) throw new Error(`no counts in the footer: ${textOf(data)}`);
-  return { dated: Number(footer[1]), undated: Number(footer[2] ?? 0) };
-}
 
 describe('GIVEN the bot on the dated fixture (a dock strike and a port sale, 1987-2016), logged in to the stand-in Discord', () => {
   let harness: Harness;
@@ -166,39 +135,3 @@ describe('GIVEN the bot on the dated fixture (a dock strike and a port sale, 198
     expect(alt).toMatch(/per week, by subject/);
   });
 });
-
-const haveReuters = existsSync(REUTERS);
-if (!haveReuters)
-  console.log(`skipped: /timeline on the Reuters file needs ${REUTERS} (../shared, present in CI)`);
-
-describe.skipIf(!haveReuters)(
-  'GIVEN the bot on the Reuters-21578 file (21,578 dated newswires, 1987)',
-  () => {
-    let harness: Harness;
-
-    beforeAll(async () => {
-      harness = await startHarness({ corpusPath: REUTERS, env: { RATE_LIMIT_QUESTIONS: '100' } });
-    }, 240_000);
-
-    afterAll(async () => {
-      await harness?.stop();
-    });
-
-    for (const topic of ['cocoa prices', 'Brazil debt moratorium']) {
-      it(`/timeline ${topic} attaches an 800x400 PNG whose bars add up to the articles listed`, async () => {
-        const exchange = harness.discord.interact(chatInput('timeline', { topic }, member));
-        const { data, files } = await exchange.final({ timeoutMs: 60_000 });
-        expect(payloadViolations(data)).toEqual([]);
-        const { png, alt, attachment } = await chartOf(exchange, files, data);
-        expect([attachment.width, attachment.height, png.width, png.height]).toEqual([800, 400, 800, 400]);
-        expect(inkShare(png)).toBeGreaterThan(0.05);
-        const { dated, undated } = listed(data);
-        expect(dated).toBeGreaterThan(10);
-        expect(undated).toBe(0);
-        expect(barsTotal(alt)).toBe(dated);
-        expect(alt).toMatch(/First report \d+ \w+ 1987/);
-        expect(customIdsOf(data)).toContain('timeline:page:1');
-      }, 90_000);
-    }
-  },
-);
