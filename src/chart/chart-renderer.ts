@@ -44,7 +44,7 @@ interface Pending {
 
 /**
  * Charts drawn on a worker thread of their own (`chart-worker.ts`), started at the first chart and
- * unreferenced, so that it never keeps the process alive. A worker that fails or exits fails the charts
+ * referenced only while it draws, so that an idle worker never keeps the process alive. A worker that fails or exits fails the charts
  * it held; the next chart starts a new one.
  */
 export class ChartWorker implements ChartRenderer {
@@ -93,6 +93,8 @@ export class ChartWorker implements ChartRenderer {
         void worker.terminate();
       }, this.#timeoutMs);
       timer.unref();
+      // Held open while a chart is drawn (a console whose input has ended still prints it), not when idle.
+      if (this.#pending.size === 0) worker.ref();
       this.#pending.set(id, { resolve, reject, timer });
       const request: ChartRequest = { id, chart };
       worker.postMessage(request);
@@ -113,6 +115,7 @@ export class ChartWorker implements ChartRenderer {
       const pending = this.#pending.get(reply.id);
       if (!pending) return;
       this.#pending.delete(reply.id);
+      if (this.#pending.size === 0) worker.unref();
       clearTimeout(pending.timer);
       if ('png' in reply) pending.resolve(reply.png);
       else pending.reject(new ChartError(reply.error));

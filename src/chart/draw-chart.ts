@@ -119,6 +119,8 @@ function configuration(chart: BarChart, context: SKRSContext2D): ChartConfigurat
           ticks: { color: INK, font: font(TYPE.text), maxRotation: 0, autoSkip: true, autoSkipPadding: 14 },
         },
         y: {
+          // A strip is read as a sparkline: its subtitle names the busiest period instead of an axis.
+          display: !compact,
           stacked: true,
           beginAtZero: true,
           // Room above the tallest bar for the marker's label.
@@ -126,7 +128,7 @@ function configuration(chart: BarChart, context: SKRSContext2D): ChartConfigurat
           grid: { color: GRID },
           border: { display: false },
           title: { display: !compact, text: chart.unit, color: MUTED_INK, font: font(TYPE.text) },
-          ticks: { color: INK, font: font(TYPE.text), precision: 0, maxTicksLimit: compact ? 3 : 6 },
+          ticks: { color: INK, font: font(TYPE.text), precision: 0, maxTicksLimit: 6 },
         },
       },
     },

@@ -26,7 +26,7 @@ export function gapsChart(report: GapsReport): BarChart | undefined {
     width: CHART_WIDTH,
     height: CHART_HEIGHT,
     title: `Questions without coverage, last ${report.days} day${report.days === 1 ? '' : 's'}`,
-    subtitle: `${asked.length} question${asked.length === 1 ? '' : 's'} per ${scale}, by subject · ${formatSpan(first, last, 'day')}`,
+    subtitle: `${asked.length.toLocaleString('en-US')} question${asked.length === 1 ? '' : 's'} per ${scale}, by subject · ${formatSpan(first, last, 'day')}`,
     unit: 'questions',
     labels: starts.map((start) => bucketLabel(start, scale)),
     series: stackSeries(asked, starts, scale, 'other subjects'),

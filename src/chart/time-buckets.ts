@@ -13,12 +13,17 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The finest scale, no finer than `finest`, at which `first` to `last` takes at most MAX_BARS bars: a
- * fortnight by day, a season by week, a few years by month, decades by year.
+ * The finest scale, no finer than `finest`, at which `first` to `last` takes at most `maxBars` bars: a
+ * month by day, a season by week, a few years by month, decades by year.
  */
-export function scaleFor(first: string, last: string, finest: TimeScale = 'day'): TimeScale {
+export function scaleFor(
+  first: string,
+  last: string,
+  finest: TimeScale = 'day',
+  maxBars: number = MAX_BARS,
+): TimeScale {
   for (const scale of SCALES.slice(SCALES.indexOf(finest))) {
-    if (scale === 'year' || bucketsBetween(first, last, scale, MAX_BARS + 1).length <= MAX_BARS) return scale;
+    if (scale === 'year' || bucketsBetween(first, last, scale, maxBars + 1).length <= maxBars) return scale;
   }
   return 'year';
 }

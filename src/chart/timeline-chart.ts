@@ -44,7 +44,7 @@ export function timelineChart(
     width: CHART_WIDTH,
     height: CHART_HEIGHT,
     title: `${oneLine(timeline.topic)}, ${periodWords(period) ?? formatSpan(firstDay, lastDay, scale)}`,
-    subtitle: `${dated} dated article${dated === 1 ? '' : 's'} per ${scale}, by outlet`,
+    subtitle: `${dated.toLocaleString('en-US')} dated article${dated === 1 ? '' : 's'} per ${scale}, by outlet`,
     unit: 'articles',
     labels: starts.map((start) => bucketLabel(start, scale)),
     series,
@@ -53,7 +53,9 @@ export function timelineChart(
       label: `First report ${formatDay(firstDay)}${first.publisher ? `, ${oneLine(first.publisher)}` : ''}`,
     },
     ...(undated > 0
-      ? { note: `${undated} undated article${undated === 1 ? ' is' : 's are'} listed but not drawn.` }
+      ? {
+          note: `${undated.toLocaleString('en-US')} undated article${undated === 1 ? ' is' : 's are'} listed but not drawn.`,
+        }
       : {}),
   };
 }
