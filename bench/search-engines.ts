@@ -193,28 +193,22 @@ async function main(): Promise<void> {
     // Issue 11: a filtered /ask and /timeline against the unfiltered /ask, each question asked the three
     // ways in turn in one process, so the machine's load falls on all three alike.
     if (options.engines.includes('newsdesk')) {
+      const atLargest = {
+        corpusName: largest.name,
+        corpusFile: join(workDir, `${largest.name}.json`),
+        questionsFile: join(options.dataDir, 'newsqa', 'questions.jsonl'),
+        newsqaQuestions: options.questionLimit ?? 300,
+      };
+      // Three queries a question, and a p99 needs a few hundred of each.
       dated = await measureDated(
-        {
-          corpusName: largest.name,
-          corpusFile: join(workDir, `${largest.name}.json`),
-          questionsFile: join(options.dataDir, 'newsqa', 'questions.jsonl'),
-          newsqaQuestions: options.questionLimit ?? 300,
-          // Three queries a question, and a p99 needs a few hundred of each.
-          budgetSeconds: 3 * options.queryBudgetSeconds,
-        },
+        { ...atLargest, budgetSeconds: 3 * options.queryBudgetSeconds },
         options.timeoutSeconds * 1000,
       );
       log(datedLines(dated).join('\n'));
-      // Issue 30: /timeline's chart beside its text reply, and /ask while charts are drawn against /ask without.
+      // Issue 30: /timeline's chart beside its text reply, and /ask while charts are drawn against /ask
+      // without; two phases, the second waiting for the worker's charts between questions.
       charts = await measureCharts(
-        {
-          corpusName: largest.name,
-          corpusFile: join(workDir, `${largest.name}.json`),
-          questionsFile: join(options.dataDir, 'newsqa', 'questions.jsonl'),
-          newsqaQuestions: options.questionLimit ?? 300,
-          // Two phases; the second waits for the worker's charts between questions.
-          budgetSeconds: 4 * options.queryBudgetSeconds,
-        },
+        { ...atLargest, budgetSeconds: 4 * options.queryBudgetSeconds },
         options.timeoutSeconds * 1000,
       );
       log(chartLines(charts).join('\n'));

@@ -1,18 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import type { ChartOutcome } from './chart-modes.ts';
 import { forkMeasurement } from './fork-measurement.ts';
+import type { DatedJob } from './measure-dated.ts';
 
-/** What the chart measurement is asked to do (issue 30). */
-export interface ChartJob {
-  corpusName: string;
-  /** A `Corpus` as JSON, as the engine measurements read it. */
-  corpusFile: string;
-  questionsFile: string;
-  /** At most this many NewsQA questions (a fixed sample), then every written BBC/Reuters question. */
-  newsqaQuestions: number;
-  /** At most this many seconds, half for the timelines and their charts, half for `/ask` in turn. */
-  budgetSeconds: number;
-}
+/**
+ * What the chart measurement is asked to do (issue 30): what the dated one is, its `budgetSeconds` shared
+ * by the two phases (the timelines and their charts, then `/ask` in turn).
+ */
+export type ChartJob = DatedJob;
 
 const entry = fileURLToPath(new URL('./chart-process.ts', import.meta.url));
 

@@ -1,59 +1,35 @@
 import type { APIInteraction, APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Bootstrapped, bootstrap } from '../../../src/bootstrap.ts';
-import { loadConfig } from '../../../src/config.ts';
 import { payloadViolations } from '../../../src/interactions/render/payload.ts';
-import { memoryLogger } from '../../../src/logging/logger.ts';
-import { createInteractionServer } from '../../../src/transports/http/server.ts';
 import { decodePng } from '../../support/png.ts';
 import { ids } from '../../support/stand-in-discord/fixtures.ts';
 import { button, chatInput } from '../../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../../support/stand-in-discord/server.ts';
 import { DATED_CORPUS } from '../../support/temp-corpus.ts';
-import { close, listen, send } from './support/http-client.ts';
-import { Signer } from './support/signer.ts';
+import { startEndpoint, type TestEndpoint } from './support/endpoint.ts';
+import { send } from './support/http-client.ts';
 
 const reader = { userId: '500000000000000001', roles: [ids.memberRole] };
 const EPHEMERAL = 64;
 
 describe('GIVEN the HTTP endpoint on the dated fixture, its webhooks going to the stand-in Discord', () => {
-  const signer = new Signer();
   let discord: StandInDiscord;
-  let app: Bootstrapped;
-  let url: string;
-  let stop: () => Promise<void>;
+  let endpoint: TestEndpoint;
 
   beforeAll(async () => {
     discord = await StandInDiscord.start();
-    const config = loadConfig({
-      DISCORD_PUBLIC_KEY: signer.publicKeyHex,
-      DISCORD_API_BASE: discord.apiBase,
-      CORPUS_PATH: DATED_CORPUS,
-      INDEX_CACHE_DIR: '',
-      DATA_DIR: '',
-    });
-    app = await bootstrap({ config, logger: memoryLogger() });
-    const server = createInteractionServer({
-      publicKey: signer.publicKeyHex,
-      library: app.library,
-      apiBase: config.DISCORD_API_BASE,
-      context: app.ctx,
-    });
-    url = `${await listen(server)}/interactions`;
-    stop = async () => {
-      await close(server);
-      app.records.stop();
-      app.library.engine.close();
-      await discord.close();
-    };
+    endpoint = await startEndpoint({ corpus: DATED_CORPUS, env: { DISCORD_API_BASE: discord.apiBase } });
   });
-  afterAll(() => stop?.());
+  afterAll(async () => {
+    await endpoint?.close();
+    await discord?.close();
+  });
 
   /** Sends `raw` as Discord would, and hands the HTTP response to the stand-in as Discord takes it. */
   const interact = async (raw: APIInteraction) => {
     const exchange = discord.sentOverHttp(raw);
     const body = JSON.stringify(raw);
-    const reply = await send(url, { headers: signer.headersFor(body), body });
+    const reply = await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body });
     expect(reply.status, reply.text).toBe(200);
     discord.answeredOverHttp(raw, JSON.parse(reply.text));
     return exchange;
