@@ -5,7 +5,7 @@ import type { DatedJob } from './measure-dated.ts';
 
 /**
  * What the chart measurement is asked to do (issue 30): what the dated one is, its `budgetSeconds` shared
- * by the two phases (the timelines and their charts, then `/ask` in turn).
+ * by the two phases (a third for the timelines and their charts, the rest for `/ask` in turn).
  */
 export type ChartJob = DatedJob;
 
