@@ -228,7 +228,7 @@ describe('parseArticleFile', () => {
 
   it('takes the first line of a .txt file as its headline', async () => {
     const text = await readFile(
-      new URL('../../../shared/seed-articles/000_907dd06503b80552.txt', import.meta.url),
+      new URL('../fixtures/seed-articles/000_907dd06503b80552.txt', import.meta.url),
       'utf8',
     );
     const article = parseArticleFile('000_907dd06503b80552.txt', text);
