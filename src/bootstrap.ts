@@ -10,6 +10,7 @@ import type { DispatchContext } from './interactions/dispatch.ts';
 import type { ChannelPoster } from './interactions/reload-notifier.ts';
 import type { Library } from './library.ts';
 import type { CorpusLifecycle } from './lifecycle/corpus-lifecycle.ts';
+import { holdEarlySighup } from './lifecycle/early-sighup.ts';
 import { openLibrary, type RunningLifecycle, startLifecycle } from './lifecycle/start-lifecycle.ts';
 import type { Logger } from './logging/logger.ts';
 import type { StartProgress } from './search/index-cache/fast-start.ts';
@@ -99,6 +100,7 @@ export async function bootstrap(options: {
  * corpus ends the process with its message alone (what to fix); anything else with `doing` and the stack.
  */
 export function runMain(doing: string, main: () => Promise<number | undefined>): void {
+  holdEarlySighup();
   main().then(
     (code) => {
       if (code !== undefined) process.exit(code);

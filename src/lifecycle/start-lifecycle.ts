@@ -15,6 +15,7 @@ import { auditChannelSink } from './audit-channel.ts';
 import { systemActor } from './audit-log.ts';
 import { CorpusLifecycle } from './corpus-lifecycle.ts';
 import { watchCorpus } from './corpus-watch.ts';
+import { takeEarlySighup } from './early-sighup.ts';
 import { writePidFile } from './pid-file.ts';
 import { type ReloaderOptions, summarizeOutcome } from './reloader.ts';
 
@@ -173,6 +174,7 @@ function reloadFor({ lifecycle, logger, announce }: Wiring, trigger: 'signal' | 
 function reloadOnSighup(wiring: Wiring): () => void {
   const onSighup = reloadFor(wiring, 'signal', 'SIGHUP');
   process.on('SIGHUP', onSighup);
+  if (takeEarlySighup()) onSighup();
   return () => process.off('SIGHUP', onSighup);
 }
 

@@ -149,6 +149,25 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     }
   }, 120_000);
 
+  it('a SIGHUP while the bot is still starting is held, not fatal: it reloads once it listens', async () => {
+    const child = run('src/main.ts', {});
+    // The first line on stderr is the corpus being read: the lifecycle listens only after indexing.
+    await once(child.stderr!, 'data');
+    child.kill('SIGHUP');
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    await vi.waitFor(() => expect(stderr).toMatch(/^newsdesk: corpus reload \(SIGHUP\): /m), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    child.stdin!.end('/ask who threatened the mayor of Teteghem? limit:1\n/quit\n');
+    const { code, stdout } = await child.output;
+    expect(code).toBe(0);
+    expect(stdout).toContain('One passage answers your question:');
+  });
+
   it('a bad setting stops start-up with a message naming the variable', async () => {
     const { code, stderr } = await run('src/main.ts', { RATE_LIMIT_QUESTIONS: 'lots' }, '').output;
     expect(code).toBe(1);
