@@ -174,6 +174,41 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     expect(stderr).toContain('RATE_LIMIT_QUESTIONS must be a whole number from 1 to 1000; got "lots"');
   });
 
+  it('a token Discord refuses stops start-up with one plain line and a hint, no stack trace', async () => {
+    const { code, stderr } = await run('src/main.ts', {
+      DISCORD_TOKEN: 'not-the-token',
+      DISCORD_API_BASE: discord.apiBase,
+      LOG_LEVEL: 'warn',
+    }).output;
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'newsdesk: Discord refused DISCORD_TOKEN (an invalid token)\n' +
+        'hint: reset the token in the Discord Developer Portal (your application > Bot > Reset Token) ' +
+        'and set DISCORD_TOKEN in .env to it; the application id and the public key are not the token\n',
+    );
+  });
+
+  it('npm run deploy-commands refuses a malformed DISCORD_APPLICATION_ID, or a refused token, in plain words', async () => {
+    const malformed = await run('src/deploy-commands.ts', {
+      DISCORD_TOKEN: discord.token,
+      DISCORD_APPLICATION_ID: 'newsdesk',
+      DISCORD_API_BASE: discord.apiBase,
+    }).output;
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toBe(
+      'deploy-commands: Invalid configuration (check .env and the environment):\n' +
+        '  DISCORD_APPLICATION_ID must be a Discord id (digits only); got "newsdesk"\n',
+    );
+    const refused = await run('src/deploy-commands.ts', {
+      DISCORD_TOKEN: 'not-the-token',
+      DISCORD_APPLICATION_ID: ids.application,
+      DISCORD_API_BASE: discord.apiBase,
+    }).output;
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^deploy-commands: Discord refused DISCORD_TOKEN \(an invalid token\)\n/);
+    expect(refused.stderr.split('\n')).toHaveLength(3);
+  });
+
   it('npm run deploy-commands registers every command to the guild through REST', async () => {
     const { code, stdout, stderr } = await run('src/deploy-commands.ts', {
       DISCORD_TOKEN: discord.token,

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../../config.ts';
 import { writePidFile } from '../../lifecycle/pid-file.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { STOP_DEADLINE_MS, stopOnSignals } from '../../stop-deadline.ts';
+import { tokenRefused } from '../token-refused.ts';
 import { ManagerRelay } from './manager-relay.ts';
 
 /** How much longer than a shard's own stop deadline the manager waits for its shards. */
@@ -41,7 +42,9 @@ async function main(): Promise<void> {
       },
     });
   });
-  await manager.spawn();
+  await manager.spawn().catch((error: unknown) => {
+    throw tokenRefused(error) ?? error;
+  });
   // The process to signal for a reload of every shard (the shards do not write it).
   const removePidFile = config.PID_FILE ? await writePidFile(config.PID_FILE) : () => undefined;
   // Each shard stops itself within its own deadline; the manager waits for them a little longer, then
