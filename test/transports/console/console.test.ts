@@ -234,6 +234,19 @@ describe('the local console', () => {
     expect(out.match(/teteghem-mayor-threatened-with-gun#/g)?.length ?? 0).toBeGreaterThanOrEqual(8);
   });
 
+  it('writes relative times as Discord shows them, to come as well as past (/feeds list: "next: in 30 minutes")', () => {
+    const at = (minutes: number) => `<t:${Math.round((Date.now() + minutes * 60_000) / 1000)}:R>`;
+    expect(markdown(`Last read: ${at(0)} · next: ${at(30)}`, PLAIN)).toBe(
+      'Last read: just now · next: in 30 minutes',
+    );
+    expect([at(-5), at(-150), at(3 * 24 * 60), at(-800 * 24 * 60)].map((t) => markdown(t, PLAIN))).toEqual([
+      '5 minutes ago',
+      '3 hours ago',
+      'in 3 days',
+      '2 years ago',
+    ]);
+  });
+
   it('renders markdown as terminal styles, and escapes as the characters they protect', () => {
     expect(markdown('**bold** \\*not\\* `id` > x', PLAIN)).toBe('bold *not* id > x');
     expect(markdown('**bold**', COLOUR)).toBe('\u001b[1mbold\u001b[22m');
