@@ -7,7 +7,7 @@
  * zero accepted forgeries. Exits 1 when a target is missed.
  *
  * Options: --duration <s> (10), --warmup <s> (2), --connections <n> (4), --index-workers <n> (INDEX_WORKERS
- * of the endpoint: one per core by default, as the README advises for an HTTP replica).
+ * of the endpoint: one per core by default, as docs/operations.md advises for an HTTP replica).
  */
 import { fork } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';

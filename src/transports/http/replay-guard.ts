@@ -23,7 +23,7 @@ const TIMESTAMP = /^\d{1,12}$/;
  * memory bounded by the request rate times the tolerance window.
  *
  * Call it only after the signature has been verified, or anyone could fill the memory with garbage.
- * Each replica remembers its own requests; see the README on running several.
+ * Each replica remembers its own requests; see docs/operations.md on running several.
  */
 export class ReplayGuard {
   readonly #toleranceMs: number;
