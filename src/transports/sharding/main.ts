@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ShardingManager } from 'discord.js';
 import { ConfigError, loadConfig } from '../../config.ts';
+import { holdEarlySighup, takeEarlySighup } from '../../lifecycle/early-sighup.ts';
 import { writePidFile } from '../../lifecycle/pid-file.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { STOP_DEADLINE_MS, stopOnSignals } from '../../stop-deadline.ts';
@@ -20,6 +21,8 @@ const SHARD_ENTRY = fileURLToPath(new URL('../../main.ts', import.meta.url));
  * so a reload or /corpus edit on one shard reloads every shard, and gathers shard versions for /about.
  */
 async function main(): Promise<void> {
+  // Spawning every shard takes seconds: a SIGHUP meanwhile would end the manager.
+  holdEarlySighup();
   const config = loadConfig();
   if (!config.DISCORD_TOKEN)
     throw new ConfigError('Invalid configuration:\n  DISCORD_TOKEN: sharding needs a bot token');
@@ -77,9 +80,11 @@ async function main(): Promise<void> {
     },
   );
   // SIGHUP to the manager reloads every shard (each reloads from the shared corpus folder).
-  process.on('SIGHUP', () => {
+  const reloadShards = () => {
     for (const shard of manager.shards.values()) shard.process?.kill('SIGHUP');
-  });
+  };
+  process.on('SIGHUP', reloadShards);
+  if (takeEarlySighup()) reloadShards();
 }
 
 main().catch((error: unknown) => {
