@@ -199,11 +199,14 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
       'deploy-commands: Invalid configuration (check .env and the environment):\n' +
         '  DISCORD_APPLICATION_ID must be a Discord id (digits only); got "newsdesk"\n',
     );
+    // A stand-in of its own: the refused request stays out of the one the next test reads.
+    const other = await StandInDiscord.start();
     const refused = await run('src/deploy-commands.ts', {
       DISCORD_TOKEN: 'not-the-token',
       DISCORD_APPLICATION_ID: ids.application,
-      DISCORD_API_BASE: discord.apiBase,
+      DISCORD_API_BASE: other.apiBase,
     }).output;
+    await other.close();
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^deploy-commands: Discord refused DISCORD_TOKEN \(an invalid token\)\n/);
     expect(refused.stderr.split('\n')).toHaveLength(3);
