@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 export const FOLLOW_DAYS = 30;
 
 /** After this many failed replies a correction is given up (the answer's message was deleted, say). */
-const MAX_FAILED_POSTS = 3;
+export const MAX_FAILED_POSTS = 3;
 
 /** A paragraph as an answer quoted it. */
 export interface CitedPassage {

@@ -29,9 +29,9 @@ export interface WatchRules {
 export const WATCH_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 export const WATCHES_PER_MEMBER = 10;
 /** A claimed watch whose post neither succeeded nor failed within this (a crashed process) is free again. */
-const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
+export const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
 /** Posts that fail this many times (a deleted channel, lost permissions) end the watch. */
-const MAX_FAILED_POSTS = 3;
+export const MAX_FAILED_POSTS = 3;
 
 interface WatchRow {
   id: number;
