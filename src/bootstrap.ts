@@ -70,7 +70,7 @@ export async function bootstrap(options: {
     feeds,
     peerStatuses: async () => running?.shards?.statuses(),
     rateLimited: options.rateLimited,
-    community: records.community,
+    community: records.keeper,
     ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));

@@ -1,4 +1,4 @@
-import type { Community } from '../community/community.ts';
+import type { RecordKeeper } from '../community/record-keeper.ts';
 import type { Config } from '../config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
@@ -20,8 +20,8 @@ export function createDispatchContext(options: {
   feeds?: FeedsAdministration;
   /** Every shard's status, for `/about`; see `CommandContext.peerStatuses`. */
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
-  /** The community database; omit to store nothing. */
-  community?: Community;
+  /** The community records; omit to store nothing. */
+  community?: RecordKeeper;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
   logger?: Logger;
   /** The commands to offer: start-up passes every command in `commands/index.ts`. */

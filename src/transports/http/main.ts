@@ -49,9 +49,9 @@ runMain('could not start the HTTP endpoint', async () => {
 
   stopOnSignals(logger, () => {
     running.stop();
-    app.records.stop();
-    // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
-    server.close(() => process.exit(0));
+    // Finish the requests in flight (a deferred answer's webhook call included), take no new ones,
+    // then write the records still waiting for the database.
+    server.close(() => void app.records.stop().finally(() => process.exit(0)));
     server.closeIdleConnections();
   });
   // Serves until a signal stops it; no exit code here.
