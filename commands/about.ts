@@ -1,5 +1,6 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
+import { healthWarnings } from '../src/health.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { type AboutFacts, renderAbout } from '../src/interactions/render/status.ts';
 
@@ -23,6 +24,7 @@ export default {
       now: ctx.now(),
       ...(shards ? { shards } : {}),
       activity: await lastWeek(ctx),
+      ...(ctx.health ? { warnings: healthWarnings(ctx.health()) } : {}),
     });
   },
 } satisfies Command<typeof AboutOptions>;

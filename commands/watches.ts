@@ -16,7 +16,10 @@ export default {
   isPrivate: () => true,
   async execute(ctx, _options, interaction) {
     const { perMember } = available(ctx).store.watches;
-    return renderWatches(await writing(ctx, (store) => store.watches.of(interaction.userId, ctx.now())), perMember);
+    return renderWatches(
+      await writing(ctx, (store) => store.watches.of(interaction.userId, ctx.now())),
+      perMember,
+    );
   },
   buttons: {
     /** `watches:cancel:<id>`: cancels one of the presser's own watches and shows the rest. */

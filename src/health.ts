@@ -72,3 +72,50 @@ export class DependencyState {
     };
   }
 }
+
+/** Whether this replica serves the version the replicas last announced (REDIS_URL), for `/healthz` and `/about`. */
+export interface CorpusSync {
+  /** The version announced last, when known. */
+  announced?: string;
+  serving: string;
+  /** False when this replica could not read the announced version and serves its own. */
+  inStep: boolean;
+  /** Why not, in plain words. */
+  problem?: string;
+}
+
+/** What a running bot reports about itself beyond its corpus: its dependencies and its replicas. */
+export interface ServiceHealth {
+  /** True when a dependency is degraded or this replica is out of step. */
+  degraded: boolean;
+  dependencies: DependencyHealth[];
+  corpusSync?: CorpusSync;
+}
+
+/** Puts the parts together: degraded when any dependency is, or the replica serves another version. */
+export function serviceHealth(dependencies: DependencyHealth[], corpusSync?: CorpusSync): ServiceHealth {
+  return {
+    degraded:
+      dependencies.some((dependency) => dependency.status === 'degraded') || corpusSync?.inStep === false,
+    dependencies,
+    ...(corpusSync ? { corpusSync } : {}),
+  };
+}
+
+/** What is wrong, one plain line each, for `/about`; empty when all is well. */
+export function healthWarnings(health: ServiceHealth): string[] {
+  const lines = health.dependencies
+    .filter((dependency) => dependency.status === 'degraded')
+    .map(
+      (dependency) =>
+        `${dependency.name === 'database' ? 'The records database' : 'Redis'} (${dependency.kind}) is unavailable` +
+        `${dependency.since ? ` since ${dependency.since.slice(0, 19).replace('T', ' ')} UTC` : ''}` +
+        `${dependency.pending ? `; ${dependency.pending} records wait for it` : ''}.`,
+    );
+  const sync = health.corpusSync;
+  if (sync && !sync.inStep)
+    lines.push(
+      `This replica serves corpus version ${sync.serving.slice(0, 12)}, not ${sync.announced?.slice(0, 12) ?? 'the announced one'} that the other replicas announced${sync.problem ? ` (${sync.problem})` : ''}.`,
+    );
+  return lines;
+}

@@ -41,6 +41,7 @@ runMain('could not start', async () => {
     await runConsole({ ctx: app.ctx, input: process.stdin, output: process.stdout, signal: stopping.signal });
     running.stop();
     await app.records.stop();
+    await app.replicas?.close();
     return 0;
   }
 
@@ -57,6 +58,7 @@ runMain('could not start', async () => {
       void bot
         .stop()
         .then(() => app.records.stop())
+        .then(() => app.replicas?.close())
         .then(resolve);
     });
   });

@@ -7,7 +7,12 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Community } from '../community/community.ts';
 import { CommunityDatabaseError, openDatabase } from '../community/database.ts';
-import { buildGapsReport, type GapsReport, gapsReportJson, gapsReportText } from '../community/gaps-report.ts';
+import {
+  buildGapsReport,
+  type GapsReport,
+  gapsReportJson,
+  gapsReportText,
+} from '../community/gaps-report.ts';
 import { PostgresCommunity } from '../community/postgres-community.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 
@@ -53,7 +58,10 @@ async function main(): Promise<number> {
   const print = (report: GapsReport) =>
     process.stdout.write(`${json ? gapsReportJson(report) : gapsReportText(report)}\n`);
   if (config.DATABASE_URL) {
-    const store = new PostgresCommunity({ url: config.DATABASE_URL, recordQuestions: config.RECORD_QUESTIONS });
+    const store = new PostgresCommunity({
+      url: config.DATABASE_URL,
+      recordQuestions: config.RECORD_QUESTIONS,
+    });
     try {
       print(await buildGapsReport(store, { now: new Date(), days }));
       return 0;

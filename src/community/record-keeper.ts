@@ -106,7 +106,8 @@ export class RecordKeeper {
         Promise.resolve().then(() => run(this.store)),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new RecordsUnavailableError(`the ${this.store.kind} database did not answer in time`)),
+            () =>
+              reject(new RecordsUnavailableError(`the ${this.store.kind} database did not answer in time`)),
             this.#askTimeoutMs,
           );
         }),
@@ -117,7 +118,9 @@ export class RecordKeeper {
       this.state.failed(error, { waiting: this.#queue.length });
       throw error instanceof RecordsUnavailableError
         ? error
-        : new RecordsUnavailableError(error instanceof Error ? error.message : String(error), { cause: error });
+        : new RecordsUnavailableError(error instanceof Error ? error.message : String(error), {
+            cause: error,
+          });
     } finally {
       clearTimeout(timer);
     }

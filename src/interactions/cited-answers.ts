@@ -50,7 +50,9 @@ export function followCitations(
  * at once while the database is known to be down.
  */
 export function isFollowedMessage(ctx: CommandContext, messageId: string): Promise<boolean> {
-  return ctx.community?.askOr(false, (store) => store.citations.isFollowed(messageId)) ?? Promise.resolve(false);
+  return (
+    ctx.community?.askOr(false, (store) => store.citations.isFollowed(messageId)) ?? Promise.resolve(false)
+  );
 }
 
 /**

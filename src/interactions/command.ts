@@ -8,6 +8,7 @@ import type {
 import type { z } from 'zod';
 import type { RecordKeeper } from '../community/record-keeper.ts';
 import type { Config } from '../config.ts';
+import type { ServiceHealth } from '../health.ts';
 import type { Logger } from '../logging/logger.ts';
 import type {
   AutocompleteChoice,
@@ -43,6 +44,8 @@ export interface CommandContext {
    * on them (SQLite or PostgreSQL behind it); absent when nothing is stored (see src/community/).
    */
   community?: RecordKeeper;
+  /** The records' database and Redis, and whether this replica serves the announced corpus (`/about`). */
+  health?: () => ServiceHealth;
 }
 
 /** Who may run a command or press a button. */

@@ -51,7 +51,12 @@ export function recordAndDecorate(
       );
     } else {
       community.write('a question without coverage', (store) =>
-        store.records.recordUnanswered({ ...place, question, askedAt: at, corpusVersion: outcome.corpusVersion }),
+        store.records.recordUnanswered({
+          ...place,
+          question,
+          askedAt: at,
+          corpusVersion: outcome.corpusVersion,
+        }),
       );
     }
   }
@@ -68,7 +73,7 @@ export function recordAndDecorate(
 /** `ask:vote:<1|0>:<hash>:<citation>`: one vote per member per answer; pressing again changes it. */
 export const voteButton: ButtonHandler = {
   async execute(ctx, [helpful = '', hash = '', ...citationParts], interaction) {
-    const community = available(ctx);
+    available(ctx);
     const state = readQueryState(interaction.message.embeds);
     if (!state || (helpful !== '1' && helpful !== '0') || questionHash(state.question) !== hash)
       throw new UserError('stale-button', 'This button no longer works; ask the question again.');
@@ -116,7 +121,7 @@ export const voteButton: ButtonHandler = {
 /** `ask:watch`: watch the question of this "No coverage found" message. */
 export const watchButton: ButtonHandler = {
   async execute(ctx, _args, interaction) {
-    const community = available(ctx);
+    available(ctx);
     const state = readQueryState(interaction.message.embeds);
     if (!state) throw new UserError('stale-button', 'This button no longer works; ask the question again.');
     if (!interaction.guildId || !interaction.channelId)
