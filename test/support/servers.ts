@@ -91,7 +91,7 @@ function postgresUser(): { uid: number; gid: number } | undefined {
 
 /**
  * A PostgreSQL server of its own: a new cluster (`initdb`, trust authentication on loopback, user and
- * database `newsdesk`), durability off since its data is thrown away.
+ * database `newsdesk`), fsync off since its data is thrown away.
  */
 export async function startPostgres(): Promise<TestServer> {
   const bin = postgresBin();
