@@ -54,6 +54,8 @@ export function freePort(): Promise<number> {
 export interface TestServer {
   readonly url: string;
   readonly port: number;
+  /** The server's main process while it runs (PostgreSQL's postmaster), for CPU accounting. */
+  readonly pid: number | undefined;
   /** Stops it as an outage would, abruptly (connections are cut). */
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
@@ -150,6 +152,9 @@ export async function startPostgres(): Promise<TestServer> {
   return {
     url,
     port,
+    get pid() {
+      return child?.pid;
+    },
     start,
     // SIGQUIT: an immediate shutdown, as a crash would be (connections cut, no checkpoint).
     stop: () => stopChild(child, 'SIGQUIT'),
@@ -187,6 +192,9 @@ export async function startRedis(): Promise<TestServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return child?.pid;
+    },
     start,
     stop: () => stopChild(child, 'SIGKILL'),
     async remove() {
