@@ -306,7 +306,9 @@ describe.skipIf(!serversInstalled())(
       );
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       expect(corrections()).toHaveLength(1);
-      expect((corrections()[0]?.body as { content: string }).content).toContain('~~$18,000~~ __$16,000__');
+      expect((corrections()[0]?.body as { content?: string } | undefined)?.content).toContain(
+        '~~$18,000~~ __$16,000__',
+      );
       expect(watchPosts()).toHaveLength(1);
     }, 120_000);
 
