@@ -23,7 +23,10 @@ export interface Bootstrapped {
   library: Library;
   lifecycle: CorpusLifecycle;
   ctx: DispatchContext;
-  /** The community database (DATA_DIR): votes, questions without coverage, watches. Stop it last. */
+  /**
+   * The community records (DATA_DIR's SQLite file, or DATABASE_URL's PostgreSQL): votes, questions
+   * without coverage, watches. Stop it last.
+   */
   records: RunningCommunity;
   /** What replicas share through Redis (REDIS_URL); undefined without it. Close it after the records. */
   replicas: Replicas | undefined;

@@ -146,6 +146,17 @@ const ALLOWED: Partial<Record<keyof Config, string>> = {
   REDIS_URL: 'a Redis URL such as redis://redis:6379',
 };
 
+/** A server's URL (DATABASE_URL, REDIS_URL) without its password, for logs and `/healthz`. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(a URL that cannot be parsed)';
+  }
+}
+
 /** Reads and validates the environment; throws `ConfigError` listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings in .env mean "unset", as they do for most tools that read .env files; except where

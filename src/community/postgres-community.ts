@@ -1,12 +1,17 @@
 import type pg from 'pg';
+import { redactedUrl } from '../config.ts';
 import {
   type CitedPassage,
   FOLLOW_DAYS,
   type FollowedPassage,
+  type FollowedRow,
+  followedFromRow,
   MAX_FAILED_POSTS as MAX_FAILED_CORRECTIONS,
 } from './cited-passages.ts';
 import {
   type ActivityCounts,
+  type AnswerRow,
+  answerFromRow,
   type Place,
   questionHash,
   type StoredAnswer,
@@ -14,7 +19,7 @@ import {
   type UnhelpfulAnswer,
   type VoteResult,
 } from './community-store.ts';
-import { describeDatabaseUrl, migratePostgres, openPool } from './postgres-database.ts';
+import { migratePostgres, openPool } from './postgres-database.ts';
 import type { AnswerRecords, CitationRecords, RecordStore, WatchRecords } from './record-store.ts';
 import {
   type AddWatchResult,
@@ -23,7 +28,9 @@ import {
   WATCH_LIFETIME_MS,
   WATCHES_PER_MEMBER,
   type Watch,
+  type WatchRow,
   type WatchRules,
+  watchFromRow,
 } from './watch-list.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -75,32 +82,6 @@ class Connection {
       client.release();
     }
   }
-}
-
-interface AnswerRow {
-  id: number;
-  answered_at: number;
-  guild_id: string | null;
-  channel_id: string | null;
-  message_id: string | null;
-  question: string | null;
-  question_hash: string;
-  citations: string;
-  corpus_version: string;
-}
-
-function answerFromRow(row: AnswerRow): StoredAnswer {
-  return {
-    id: row.id,
-    answeredAt: new Date(row.answered_at),
-    guildId: row.guild_id,
-    channelId: row.channel_id,
-    messageId: row.message_id,
-    question: row.question,
-    questionHash: row.question_hash,
-    citations: JSON.parse(row.citations) as string[],
-    corpusVersion: row.corpus_version,
-  };
 }
 
 /** `CommunityStore` in PostgreSQL: the same statements, in its dialect. */
@@ -249,28 +230,6 @@ class PostgresAnswers implements AnswerRecords {
   }
 }
 
-interface WatchRow {
-  id: number;
-  user_id: string;
-  guild_id: string | null;
-  channel_id: string;
-  question: string;
-  created_at: number;
-  expires_at: number;
-}
-
-function watchFromRow(row: WatchRow): Watch {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    guildId: row.guild_id,
-    channelId: row.channel_id,
-    question: row.question,
-    createdAt: new Date(row.created_at),
-    expiresAt: new Date(row.expires_at),
-  };
-}
-
 /** `WatchList` in PostgreSQL. */
 class PostgresWatches implements WatchRecords {
   readonly #db: Connection;
@@ -379,17 +338,6 @@ class PostgresWatches implements WatchRecords {
   }
 }
 
-interface FollowedRow {
-  message_id: string;
-  guild_id: string | null;
-  channel_id: string;
-  cited_at: number;
-  citation: string;
-  article_id: string;
-  paragraph: number;
-  text: string;
-}
-
 /** `CitedPassages` in PostgreSQL. */
 class PostgresCitations implements CitationRecords {
   readonly #db: Connection;
@@ -466,16 +414,7 @@ class PostgresCitations implements CitationRecords {
        ) first_cited ORDER BY id`,
       [since.getTime()],
     );
-    return result.rows.map((row) => ({
-      messageId: row.message_id,
-      guildId: row.guild_id,
-      channelId: row.channel_id,
-      citedAt: new Date(row.cited_at),
-      citation: row.citation,
-      articleId: row.article_id,
-      paragraph: row.paragraph,
-      text: row.text,
-    }));
+    return result.rows.map(followedFromRow);
   }
 
   claim(messageId: string, citations: readonly string[], now: Date): Promise<string[]> {
@@ -541,7 +480,7 @@ export class PostgresCommunity implements RecordStore {
     recordDays?: number;
     watchRules?: WatchRules;
   }) {
-    this.location = describeDatabaseUrl(options.url);
+    this.location = redactedUrl(options.url);
     this.#db = new Connection(openPool(options.url), this.location);
     this.records = new PostgresAnswers(this.#db);
     this.watches = new PostgresWatches(this.#db, options.watchRules);

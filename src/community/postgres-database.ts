@@ -18,17 +18,6 @@ const MIGRATION_LOCK = 29_004_217;
 // in a double (times until the year 287396, ids far below 2^53).
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** DATABASE_URL without its password, for logs and `/healthz`. */
-export function describeDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(unparsable DATABASE_URL)';
-  }
-}
-
 /**
  * A pool of connections to DATABASE_URL. Nothing connects until the first query, so a server that is
  * down at start-up does not stop the bot; every statement is bounded by the server's statement

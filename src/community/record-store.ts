@@ -1,13 +1,6 @@
-import type { CitedPassage, FollowedPassage } from './cited-passages.ts';
-import type {
-  ActivityCounts,
-  Place,
-  StoredAnswer,
-  UnansweredQuestion,
-  UnhelpfulAnswer,
-  VoteResult,
-} from './community-store.ts';
-import type { AddWatchResult, Watch } from './watch-list.ts';
+import type { CitedPassages } from './cited-passages.ts';
+import type { CommunityStore } from './community-store.ts';
+import type { WatchList } from './watch-list.ts';
 
 /**
  * A value now (SQLite answers on the calling thread) or later (PostgreSQL answers over the network).
@@ -15,70 +8,20 @@ import type { AddWatchResult, Watch } from './watch-list.ts';
  */
 export type Awaitable<T> = T | Promise<T>;
 
-/** Answers shown, votes on them and questions nothing answered. */
-export interface AnswerRecords {
-  recordAnswer(
-    answer: Omit<StoredAnswer, 'id' | 'questionHash' | 'messageId'> & {
-      questionHash?: string;
-      messageId?: string | null;
-    },
-  ): Awaitable<number>;
-  findAnswer(lookup: {
-    messageId: string;
-    questionHash: string;
-    firstCitation: string;
-    channelId: string | null;
-  }): Awaitable<StoredAnswer | undefined>;
-  answer(id: number): Awaitable<StoredAnswer | undefined>;
-  recordUnanswered(
-    question: Place & { question: string | null; askedAt: Date; corpusVersion: string },
-  ): Awaitable<void>;
-  vote(vote: { answerId: number; userId: string; helpful: boolean; at: Date }): Awaitable<VoteResult>;
-  tally(answerId: number): Awaitable<{ helpful: number; notHelpful: number }>;
-  unansweredSince(since: Date, guildId?: string): Awaitable<UnansweredQuestion[]>;
-  unhelpfulSince(since: Date, limit: number, guildId?: string): Awaitable<UnhelpfulAnswer[]>;
-  countsSince(since: Date): Awaitable<ActivityCounts>;
-  purgeBefore(before: Date): Awaitable<{ answers: number; unanswered: number }>;
-}
+/**
+ * The methods of a SQLite store, each answering now or later: the SQLite classes define what a kind of
+ * record offers (their comments say what each method does), and every store provides the same.
+ */
+type AwaitableMethods<T> = {
+  readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : T[K];
+};
 
-/** Watched questions, with the claim that makes each post happen once across processes. */
-export interface WatchRecords {
-  readonly lifetimeMs: number;
-  readonly perMember: number;
-  add(watch: {
-    userId: string;
-    guildId: string | null;
-    channelId: string;
-    question: string;
-    at: Date;
-  }): Awaitable<AddWatchResult>;
-  of(userId: string, now: Date): Awaitable<Watch[]>;
-  cancel(id: number, userId: string): Awaitable<boolean>;
-  due(now: Date): Awaitable<Watch[]>;
-  claim(id: number, now: Date): Awaitable<boolean>;
-  finish(id: number): Awaitable<void>;
-  release(id: number): Awaitable<boolean>;
-  purgeExpired(now: Date): Awaitable<number>;
-}
-
-/** The paragraphs posted answers cited, with the claim that makes each correction happen once. */
-export interface CitationRecords {
-  follow(answer: {
-    interactionId: string;
-    messageId?: string;
-    guildId: string | null;
-    channelId: string;
-    citedAt: Date;
-    passages: readonly CitedPassage[];
-  }): Awaitable<void>;
-  awaitsMessage(interactionId: string): Awaitable<boolean>;
-  attachMessage(interactionId: string, messageId: string): Awaitable<number>;
-  isFollowed(messageId: string): Awaitable<boolean>;
-  due(since: Date): Awaitable<FollowedPassage[]>;
-  claim(messageId: string, citations: readonly string[], now: Date): Awaitable<string[]>;
-  release(messageId: string, citations: readonly string[]): Awaitable<boolean>;
-  purgeBefore(before: Date): Awaitable<number>;
-}
+/** Answers shown, votes on them and questions nothing answered (`CommunityStore`). */
+export type AnswerRecords = AwaitableMethods<CommunityStore>;
+/** Watched questions, with the claim that makes each post happen once across processes (`WatchList`). */
+export type WatchRecords = AwaitableMethods<WatchList>;
+/** The paragraphs posted answers cited, with the claim that makes each correction happen once (`CitedPassages`). */
+export type CitationRecords = AwaitableMethods<CitedPassages>;
 
 /**
  * Where the community's records live: one SQLite file (`Community`, the default) or PostgreSQL

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { redactedUrl } from '../config.ts';
 import { type DependencyHealth, DependencyState } from '../health.ts';
 import type { Logger } from '../logging/logger.ts';
 
@@ -8,17 +9,6 @@ import type { Logger } from '../logging/logger.ts';
  * drowning, and waiting would put its trouble on the member's answer.
  */
 const COMMAND_TIMEOUT_MS = 250;
-
-/** REDIS_URL without its password, for logs and `/healthz`. */
-export function describeRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'redis://(unparsable REDIS_URL)';
-  }
-}
 
 /**
  * The replica's connections to Redis (ioredis: one for commands, one for subscriptions), set up so
@@ -33,7 +23,7 @@ export class RedisLink {
   readonly location: string;
 
   constructor(url: string, logger: Logger) {
-    this.location = describeRedisUrl(url);
+    this.location = redactedUrl(url);
     this.state = new DependencyState({
       name: 'redis',
       kind: 'redis',

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIInteraction, APIMessage } from 'discord.js';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedStatePath } from '../../src/feeds/start-feeds.ts';
@@ -148,7 +149,10 @@ describe.skipIf(!serversInstalled())(
       );
     const holder = () =>
       [a, b].find(
-        (r) => r.logged(/holds the newsdesk:lease:feeds lease/).length > r.logged(/no longer holds/).length,
+        (r) =>
+          r.running &&
+          r.logged(/^this replica holds the newsdesk:lease:feeds lease/).length >
+            r.logged(/no longer holds/).length,
       );
     const feedPolls = (replica: Replica) => replica.logged(/^feed polled$/).length;
     const records = async () =>
@@ -376,8 +380,13 @@ describe.skipIf(!serversInstalled())(
     }, 90_000);
 
     it('when the replica polling the feed dies, the other takes the lease over and polls', async () => {
-      // Redis's outage above may have moved the lease: whoever holds it now is stopped.
-      const polled = await until(() => holder(), 30_000, 'a replica holding the feed lease');
+      // Redis's outage above may have moved the lease: whoever holds it now (Redis says) is stopped.
+      const keys = new Redis(redis.url);
+      const leaseHolder = async () => {
+        const value = await keys.get('newsdesk:lease:feeds');
+        return [a, b].find((replica) => replica.running && value?.startsWith(`${replica.pid}:`));
+      };
+      const polled = await until(leaseHolder, 30_000, 'a replica holding the feed lease');
       const other = polled === a ? b : a;
       const [pollsBefore, fetchesBefore] = [
         feedPolls(other),
@@ -395,7 +404,8 @@ describe.skipIf(!serversInstalled())(
         40_000,
         'the other replica polling',
       );
-      expect(holder()).toBe(other);
+      expect(await leaseHolder()).toBe(other);
+      keys.disconnect();
       expect(site.requests.filter((request) => request.url === '/feeds/france.rss')).toHaveLength(
         fetchesBefore + 1,
       );

@@ -67,6 +67,10 @@ export class Replica {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
   get running(): boolean {
     return this.#child.exitCode === null && this.#child.signalCode === null;
   }

@@ -107,6 +107,11 @@ describe('GIVEN the HTTP endpoint whose community database another process has l
         expect.objectContaining({ name: 'database', kind: 'sqlite', status: 'degraded' }),
       );
       expect(during.dependencies.find((d) => d.name === 'database')?.pending).toBeGreaterThanOrEqual(3);
+      // /about says so too, in plain words.
+      const about = await ask(chatInput('about', {}, reader));
+      expect(about.text).toMatch(
+        /"name":"Degraded","value":"The records database \(sqlite\) is unavailable since [^"]+; \d+ records wait for it\./,
+      );
 
       locker.kill('SIGKILL');
       released = true;
