@@ -8,6 +8,8 @@ const skipSharedData = !sharedDataPresent && !inCi;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One line saying why the tests of several hosts are skipped where PostgreSQL or Redis is missing.
+    globalSetup: ['test/support/servers-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     tags: [
