@@ -5,7 +5,7 @@ import { buildGapsReport, type GapsReport } from '../src/community/gaps-report.t
 import { withChart } from '../src/interactions/chart-attachment.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
-import { available } from '../src/interactions/feedback.ts';
+import { writing } from '../src/interactions/feedback.ts';
 import { renderGapsPage } from '../src/interactions/render/gaps.ts';
 
 const MAX_DAYS = 3650;
@@ -31,10 +31,11 @@ export default {
   options: GapsOptions,
   access: 'moderators',
   isPrivate: () => true,
-  execute(ctx, options, interaction) {
+  async execute(ctx, options, interaction) {
+    const where = inGuild(interaction);
     return gapsPage(
       ctx,
-      buildGapsReport(available(ctx), { now: ctx.now(), days: options.days, ...inGuild(interaction) }),
+      await writing(ctx, (store) => buildGapsReport(store, { now: ctx.now(), days: options.days, ...where })),
       0,
     );
   },
@@ -51,11 +52,10 @@ export default {
           .safeParse({ page, days });
         if (!parsed.success)
           throw new UserError('stale-button', 'This button no longer works; run /gaps again.');
-        const report = buildGapsReport(available(ctx), {
-          now: ctx.now(),
-          days: parsed.data.days,
-          ...inGuild(interaction),
-        });
+        const where = inGuild(interaction);
+        const report = await writing(ctx, (store) =>
+          buildGapsReport(store, { now: ctx.now(), days: parsed.data.days, ...where }),
+        );
         return { update: await gapsPage(ctx, report, parsed.data.page) };
       },
     },

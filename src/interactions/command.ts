@@ -7,8 +7,9 @@ import type {
 } from 'discord.js';
 import type { z } from 'zod';
 import type { ChartRenderer } from '../chart/chart-renderer.ts';
-import type { Community } from '../community/community.ts';
+import type { RecordKeeper } from '../community/record-keeper.ts';
 import type { Config } from '../config.ts';
+import type { ServiceHealth } from '../health.ts';
 import type { Logger } from '../logging/logger.ts';
 import type {
   AutocompleteChoice,
@@ -39,8 +40,13 @@ export interface CommandContext {
    * several shards (the console, the HTTP endpoint, an unsharded gateway bot).
    */
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
-  /** Votes, questions without coverage and watches; absent when nothing is stored (see src/community/). */
-  community?: Community;
+  /**
+   * Votes, questions without coverage and watches, through the keeper that never lets an answer wait
+   * on them (SQLite or PostgreSQL behind it); absent when nothing is stored (see src/community/).
+   */
+  community?: RecordKeeper;
+  /** The records' database and Redis, and whether this replica serves the announced corpus (`/about`). */
+  health?: () => ServiceHealth;
   /** Draws the charts replies attach (`/timeline`, `/gaps`, `/about`) off this thread; absent: no charts. */
   charts?: ChartRenderer;
 }

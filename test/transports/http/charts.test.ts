@@ -27,7 +27,7 @@ describe('GIVEN the HTTP endpoint on the dated fixture, its webhooks going to th
 
   /** Sends `raw` as Discord would, and hands the HTTP response to the stand-in as Discord takes it. */
   const interact = async (raw: APIInteraction) => {
-    const exchange = discord.sentOverHttp(raw);
+    const exchange = discord.expectOverHttp(raw);
     const body = JSON.stringify(raw);
     const reply = await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body });
     expect(reply.status, reply.text).toBe(200);
