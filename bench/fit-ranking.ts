@@ -686,6 +686,8 @@ function outcome(ranked: Ranked[], threshold: number) {
  * answerable questions away.
  */
 const MAX_EMPTY = 0.05;
+/** The issue's line for "no coverage" on answerable sets, which the closest-coverage band keeps. */
+const MAX_NONE = 0.02;
 const READERS_SETS_MAX_EMPTY = 0.1;
 const maxEmpty = (set: string) =>
   set === 'seed' || set === 'bbc-reuters' ? READERS_SETS_MAX_EMPTY : MAX_EMPTY;
@@ -816,9 +818,31 @@ function fittedConfidence(): RankingModel['confidence'] {
     ) as Features<ConfidenceFeature>,
   };
 }
-const model: RankingModel = { ranking, confidence, threshold: 0 };
+const model: RankingModel = { ranking, confidence, threshold: 0, closestThreshold: 0 };
 for (const r of ranked) for (const t of r.top) t.confidence = confidenceOf(model, t.features);
 for (let t = 0.01; t <= 0.99 && withinEmptyLine(outcome(ranked, t)); t += 0.01) model.threshold = round(t);
+model.closestThreshold = closestBand(ranked, model.threshold);
+process.stderr.write(
+  `bands: answer from ${model.threshold}, closest coverage from ${model.closestThreshold}\n`,
+);
+
+/**
+ * The closest-coverage band's floor: the highest, at most the answer band's, at which no answerable
+ * set has more than `MAX_NONE` of its questions that have a candidate at all answered "no coverage".
+ * (A question without a candidate is "no coverage" at any band.)
+ */
+function closestBand(ranked: Ranked[], threshold: number): number {
+  let band = 0;
+  for (let t = 0.01; t <= threshold; t += 0.01) {
+    const within = answerableSets.every((set) => {
+      const firsts = ranked.filter((r) => r.asked.set === set && r.top.length > 0);
+      return firsts.filter((r) => r.top[0]!.confidence < t).length <= MAX_NONE * firsts.length;
+    });
+    if (!within) break;
+    band = round(t);
+  }
+  return band;
+}
 
 // What the threshold trades: per set, the share answered "no coverage" and hit@5, at a few thresholds.
 process.stderr.write(`threshold  ${sets.map((set) => set.padStart(18)).join('')}   (no coverage / hit@5)\n`);

@@ -1,6 +1,7 @@
 import type { SlashCommandStringOption } from 'discord.js';
 import type { CitedPassage } from '../community/cited-passages.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
+import { answeredOnly } from '../search/answer.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { citedIn } from './cited-answers.ts';
 import { UserError } from './errors.ts';
@@ -75,12 +76,14 @@ export async function answerQuestion(
     ...(request.until ? { until: request.until } : {}),
   };
   const period = periodOf(written);
-  const answer = await engine.answerAsync(request.question, {
-    limit: request.limit,
-    offset,
-    ...(source ? { articleId: source.id } : {}),
-    ...(period ? { period } : {}),
-  });
+  const answer = answeredOnly(
+    await engine.answerAsync(request.question, {
+      limit: request.limit,
+      offset,
+      ...(source ? { articleId: source.id } : {}),
+      ...(period ? { period } : {}),
+    }),
+  );
   if (answer.results.length === 0) {
     if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
     const closest = await engine.closestHeadlinesAsync(request.question, 3);

@@ -1,5 +1,6 @@
 import { questionHash } from '../community/community-store.ts';
 import type { Watch } from '../community/watch-list.ts';
+import { answeredOnly } from '../search/answer.ts';
 import { citedIn } from './cited-answers.ts';
 import type { EngineView } from './library-view.ts';
 import { ReloadNotifier } from './reload-notifier.ts';
@@ -37,7 +38,7 @@ export class WatchNotifier extends ReloadNotifier {
   }
 
   async #answer(watch: Watch, engine: EngineView): Promise<boolean> {
-    const answer = await engine.answerAsync(watch.question, { limit: WATCH_ANSWER_LIMIT });
+    const answer = answeredOnly(await engine.answerAsync(watch.question, { limit: WATCH_ANSWER_LIMIT }));
     if (answer.results.length === 0) return false;
     // Another shard or replica checking after the same reload may have taken it already.
     if (!this.community.watches.claim(watch.id, this.now())) return false;

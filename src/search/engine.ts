@@ -6,7 +6,15 @@ import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { analyze, forgetWords, rememberCorpusWords, type Token, tokenize } from './analyze.ts';
-import type { Answer, AnswerOptions, AnswerResult, Timeline, TimelineEntry } from './answer.ts';
+import type {
+  Answer,
+  AnswerOptions,
+  AnswerResult,
+  Assurance,
+  StoryChoice,
+  Timeline,
+  TimelineEntry,
+} from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { confidenceFeatures, focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
@@ -32,7 +40,7 @@ import {
 } from './ranking-model.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
-import { answerInTime, type ReportGroup } from './time-layer.ts';
+import { answerInTime, type Found, type ReportGroup } from './time-layer.ts';
 import { readTimeWords } from './time-words.ts';
 import { orderTimeline, TIMELINE_ARTICLES, TIMELINE_DEPTH } from './timeline.ts';
 
@@ -354,18 +362,23 @@ export class Engine extends SearchEngine {
     return answer;
   }
 
-  /** The question's answering passages as groups of reports of one fact, enough for `shown` results and one more. */
-  private *reportGroups(raw: string, shown: number, scope: Scope): Steps<ReportGroup[]> {
+  /**
+   * The question's passages as groups of reports of one fact, enough for `shown` results and one more,
+   * with how sure the engine is of them and, when several stories fit alike, those stories.
+   */
+  private *reportGroups(raw: string, shown: number, scope: Scope): Steps<Found> {
     const terms = questionTerms(raw);
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return { groups: [], assurance: 'none' };
     const type = answerTypeOf(raw);
-    // The corpus covers the question when its first result is likely enough to answer (the confidence is
-    // fitted on first results: judged on each of a dozen candidates, one would pass by chance for
-    // many an off-topic question); then the results likely enough to answer are shown.
-    const ranked = yield* this.rank(raw, terms, type, scope, shown * 4);
-    const threshold = this.model.threshold;
-    if ((ranked[0]?.confidence ?? 0) < threshold) return [];
-    const candidates = ranked.filter((candidate) => candidate.confidence >= threshold);
+    // How sure the reply is depends on the first result's confidence (the confidence is fitted on first
+    // results: judged on each of a dozen candidates, one would pass by chance for many an off-topic
+    // question); then the results at least as likely as the band's floor are shown.
+    const ranked = yield* this.rank(raw, terms, type, scope, Math.max(shown * 4, STORY_DEPTH));
+    const assurance = this.assuranceOf(ranked[0]?.confidence ?? 0);
+    if (assurance === 'none') return { groups: [], assurance };
+    const floor = assurance === 'answer' ? this.model.threshold : this.model.closestThreshold;
+    const candidates = ranked.filter((candidate) => candidate.confidence >= floor);
+    const stories = scope.articleId === undefined ? storiesOf(candidates) : undefined;
     const isKnown = knownTo(terms);
     const groups: { reports: ReportGroup; facts: Set<string> }[] = [];
     for (const [i, candidate] of candidates.entries()) {
@@ -391,7 +404,14 @@ export class Engine extends SearchEngine {
       if (twin) twin.reports.push(report);
       else groups.push({ facts, reports: [report] });
     }
-    return groups.map((group) => group.reports);
+    return { groups: groups.map((group) => group.reports), assurance, ...(stories ? { stories } : {}) };
+  }
+
+  /** The band a first result's confidence falls in (`RankingModel.threshold`, `closestThreshold`). */
+  private assuranceOf(confidence: number): Assurance {
+    if (confidence >= this.model.threshold) return 'answer';
+    // A confidence is never 0 for a judged candidate: 0 is no candidate at all.
+    return confidence > 0 && confidence >= this.model.closestThreshold ? 'closest' : 'none';
   }
 
   /**
@@ -757,6 +777,42 @@ export class Engine extends SearchEngine {
       .slice(0, limit)
       .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
   }
+}
+
+/** How many of the best candidates shown are read for the stories a question fits. */
+const STORY_DEPTH = 5;
+
+/**
+ * A story is offered beside the best one when its best candidate's score is within this of the best
+ * candidate's: the ranking does not tell them apart.
+ */
+const STORY_MARGIN = 0.3;
+
+/** At most this many stories are offered. */
+const MAX_STORIES = 5;
+
+/**
+ * The stories ("Which story?") among the best candidates shown when they come from several articles
+ * with no clear winner: each article's best candidate in ranked order, those within `STORY_MARGIN` of
+ * the first; undefined when only one article is that close.
+ */
+function storiesOf(ranked: readonly Candidate[]): StoryChoice[] | undefined {
+  const best = ranked[0];
+  if (best === undefined) return undefined;
+  const stories: StoryChoice[] = [];
+  const seen = new Set<string>();
+  for (const candidate of ranked.slice(0, STORY_DEPTH)) {
+    const { article } = candidate.located;
+    if (seen.has(article.id) || best.score - candidate.score > STORY_MARGIN) continue;
+    seen.add(article.id);
+    stories.push({
+      article: article.id,
+      title: article.title,
+      publisher: article.publisher,
+      published: article.published,
+    });
+  }
+  return stories.length >= 2 ? stories.slice(0, MAX_STORIES) : undefined;
 }
 
 /** A word of at least this many passages is kept analysed for questions once an index is built. */

@@ -163,8 +163,17 @@ export interface RankingModel {
    * given this passage as its answer.
    */
   confidence: ConfidenceWeights;
-  /** A passage is shown only when its confidence is at least this; none passing is "no coverage". */
+  /**
+   * The answer band: when the first result's confidence is at least this, the reply is an answer, of
+   * the results at least this confident.
+   */
   threshold: number;
+  /**
+   * The closest-coverage band, at most `threshold`: a first result below `threshold` but at least this
+   * confident is shown, with those at least this confident, as the closest coverage; below it the reply
+   * is "no coverage".
+   */
+  closestThreshold: number;
 }
 
 export function linear<Name extends string>(weights: Features<Name>, features: Features<Name>): number {
@@ -220,16 +229,19 @@ export function parseRankingModel(value: unknown, source = 'ranking model'): Ran
     model === null ||
     !isWeights(model.ranking, RANK_FEATURES) ||
     weights === undefined ||
-    typeof model.threshold !== 'number'
+    typeof model.threshold !== 'number' ||
+    typeof model.closestThreshold !== 'number' ||
+    model.closestThreshold > model.threshold
   ) {
     throw new Error(
-      `${source}: expected ranking weights for ${RANK_FEATURES.join(', ')}, a confidence model and a threshold`,
+      `${source}: expected ranking weights for ${RANK_FEATURES.join(', ')}, a confidence model, a threshold and a closestThreshold no higher than it`,
     );
   }
   return {
     ranking: pick(model.ranking!, RANK_FEATURES),
     confidence: weights,
     threshold: model.threshold,
+    closestThreshold: model.closestThreshold,
   };
 }
 
