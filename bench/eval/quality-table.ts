@@ -64,3 +64,51 @@ export function qualityTable(reports: readonly RunReport[]): string {
   );
   return formatTable(HEADER, rows, 4);
 }
+
+const TRUST_HEADER = [
+  'set',
+  'corpus',
+  'engine',
+  'half',
+  'n',
+  'answer',
+  'closest',
+  'none',
+  'story?',
+  'hit@3|answer',
+  '(answers)',
+  'gets there',
+  'hit@3',
+];
+
+/**
+ * How sure the replies are, one row per run, engine and half: the share of replies presented as an
+ * answer (on an off-topic set: off-topic presented as an answer), as the closest coverage, and as "no
+ * coverage"; the share asking "Which story?"; hit@3 among the answerable questions presented as an
+ * answer (and how many were); and the share where a member gets there (the answer in the first 3 of
+ * the reply, or, when it asks which story, within the right story, which it must offer). An engine that
+ * does not say how sure it is presents every result as an answer.
+ */
+export function trustTable(reports: readonly RunReport[]): string {
+  const rows = reports.flatMap(({ run, corpus, engine, halves }) =>
+    (['tune', 'test'] as const).map((half) => {
+      const summary = halves[half];
+      return [
+        run,
+        corpus,
+        engine,
+        half,
+        String(summary.questions),
+        figure(summary.answered),
+        figure(summary.closest),
+        figure(summary.empty),
+        figure(summary.asksStory),
+        figure(summary.answerHitAt3),
+        String(summary.answers),
+        figure(summary.getsThere),
+        figure(summary.hitAt3),
+      ];
+    }),
+  );
+  return formatTable(TRUST_HEADER, rows, 4);
+}
