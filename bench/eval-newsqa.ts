@@ -6,7 +6,8 @@
  *   npm run eval                                  everything (about 24k articles are loaded once)
  *   npm run eval -- --only newsdesk               this engine only (newsdesk,newsdesk-no-dates: with and without the date layer)
  *   npm run eval -- --sets seed,offtopic          some sets: newsqa, distractors, offtopic, seed,
- *                                                 bbc-reuters, off-topic-seed (offtopic = both corpora)
+ *                                                 bbc-reuters, off-topic-seed (offtopic = both corpora),
+ *                                                 readers, near-misses
  *   npm run eval -- --distractors                 the same as --sets distractors
  *   npm run eval -- --ranking '{"nameBoost":2}'   try other retrieval settings (ranking.ts)
  *   npm run eval -- --model model.json            try another fitted model (npm run fit-ranking -- --out)

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readJsonLines } from './jsonl-records.ts';
 
 /** Which half of a set a question belongs to: `tune` may be fitted on, `test` is only reported. */
 export type Half = 'tune' | 'test';
@@ -20,7 +20,7 @@ export interface QuestionRecord {
 }
 
 /** The question sets written by reading the articles, before any tuning on them. */
-export const QUESTION_SETS = ['seed', 'bbc-reuters', 'off-topic'] as const;
+export const QUESTION_SETS = ['seed', 'bbc-reuters', 'off-topic', 'readers', 'near-misses'] as const;
 export type QuestionSetName = (typeof QUESTION_SETS)[number];
 
 export function questionSetPath(name: QuestionSetName): string {
@@ -36,27 +36,12 @@ export function halfAt(index: number): Half {
  * Reads a question set. Every line must be one record with the fields of `QuestionRecord`, with
  * `article` and `answer` both strings or both null; a line that is not is reported with its number.
  */
-export async function loadQuestionSet(path: string): Promise<QuestionRecord[]> {
-  const text = await readFile(path, 'utf8');
-  const records: QuestionRecord[] = [];
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    const where = `${path}:${index + 1}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new Error(`${where}: not a JSON object`);
-    }
-    const record = asQuestionRecord(value);
-    if (record === null) {
-      throw new Error(
-        `${where}: expected {id, question, article, answer, half: "tune" | "test"}, with article and answer both text or both null`,
-      );
-    }
-    records.push(record);
-  });
-  return records;
+export function loadQuestionSet(path: string): Promise<QuestionRecord[]> {
+  return readJsonLines(
+    path,
+    asQuestionRecord,
+    '{id, question, article, answer, half: "tune" | "test"}, with article and answer both text or both null',
+  );
 }
 
 function asQuestionRecord(value: unknown): QuestionRecord | null {

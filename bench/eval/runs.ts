@@ -27,6 +27,16 @@ export const RUNS = {
     questions: 'bbc-reuters',
     title: 'BBC/Reuters questions over the 24k corpus',
   },
+  readers: {
+    corpus: 'full',
+    questions: 'readers',
+    title: 'fresh reader questions on BBC/Reuters articles over the 24k corpus',
+  },
+  'near-misses': {
+    corpus: 'full',
+    questions: 'near-misses',
+    title: 'near misses (a story the archive covers, a fact it does not state) over the 24k corpus',
+  },
 } as const satisfies Record<
   string,
   { corpus: CorpusName; questions: QuestionSetName | 'newsqa'; title: string }
@@ -105,7 +115,7 @@ async function withinStory(
 }
 
 /**
- * Run names from a `--sets` list such as `newsqa,distractors,offtopic,seed,bbc-reuters`: `offtopic`
+ * Run names from a `--sets` list such as `newsqa,distractors,offtopic,seed,bbc-reuters,readers`: `offtopic`
  * (or `off-topic`) means both off-topic runs. Throws on a name that is not a run, listing the valid ones.
  */
 export function parseSets(list: string | undefined): RunName[] {

@@ -70,11 +70,47 @@ describe('set sizes', () => {
     expect(offTopic.every((record) => record.article === null && record.answer === null)).toBe(true);
   });
 
-  it('asks about both BBC and Reuters articles, roughly half each', () => {
-    const articles = sets.get('bbc-reuters')!.map((record) => record.article!);
-    const bbc = articles.filter((id) => id.startsWith('bbc-')).length;
-    const reuters = articles.filter((id) => id.startsWith('reuters-')).length;
-    expect(bbc + reuters).toBe(articles.length);
-    expect(Math.min(bbc, reuters) / articles.length).toBeGreaterThan(0.4);
+  it.each(['bbc-reuters', 'readers'] as const)(
+    'asks %s about both BBC and Reuters articles, roughly half each',
+    (name) => {
+      const articles = sets.get(name)!.map((record) => record.article!);
+      const bbc = articles.filter((id) => id.startsWith('bbc-')).length;
+      const reuters = articles.filter((id) => id.startsWith('reuters-')).length;
+      expect(bbc + reuters).toBe(articles.length);
+      expect(Math.min(bbc, reuters) / articles.length).toBeGreaterThan(0.4);
+    },
+  );
+
+  it('holds at least 70 reader questions and 10 near misses, none of them answerable', () => {
+    const readers = sets.get('readers')!;
+    expect(readers.length).toBeGreaterThanOrEqual(70);
+    expect(readers.every((record) => record.article !== null)).toBe(true);
+    const nearMisses = sets.get('near-misses')!;
+    expect(nearMisses.length).toBeGreaterThanOrEqual(10);
+    expect(nearMisses.every((record) => record.article === null && record.answer === null)).toBe(true);
+  });
+});
+
+describe('the readers set', () => {
+  it('asks only of articles no earlier set asks of', () => {
+    const earlier = new Set(
+      (['seed', 'bbc-reuters', 'off-topic'] as const).flatMap((name) =>
+        sets.get(name)!.flatMap((record) => (record.article === null ? [] : [record.article])),
+      ),
+    );
+    const reused = sets.get('readers')!.filter((record) => earlier.has(record.article!));
+    expect(reused.map((record) => `${record.id} (${record.article})`)).toEqual([]);
+  });
+
+  // Whole articles are kept out, not only questions: a tuner never sees a test article's passages as
+  // a right answer.
+  it('asks of each article in one half only, with as many questions in each half', () => {
+    const halvesOf = new Map<string, Set<string>>();
+    for (const { article, half } of sets.get('readers')!) {
+      halvesOf.set(article!, (halvesOf.get(article!) ?? new Set()).add(half));
+    }
+    expect([...halvesOf].filter(([, halves]) => halves.size > 1).map(([article]) => article)).toEqual([]);
+    const tune = sets.get('readers')!.filter((record) => record.half === 'tune').length;
+    expect(tune * 2).toBe(sets.get('readers')!.length);
   });
 });
