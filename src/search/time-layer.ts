@@ -19,6 +19,8 @@ export interface Found {
   /** Empty exactly when `assurance` is 'none'. */
   groups: ReportGroup[];
   assurance: Assurance;
+  /** Its first result is likely about the question (`RankingModel.threshold`), whatever the answer model says. */
+  covered?: boolean;
   stories?: StoryChoice[];
 }
 
@@ -61,12 +63,17 @@ export function* answerInTime(
   const inYear =
     named?.year && inPeriod.assurance !== 'answer' ? yield* search(topic, named.year, shown) : NOTHING;
   // Closest coverage never stands beside an answer: when any search answers, the others' closest
-  // coverage counts as nothing found, so an answer is exactly what it would be without the closest band.
+  // coverage counts as nothing found. A period's search is the question asked again within it, so
+  // when the question as asked is answered, the period's results count where they are about it.
   const assurance = [asked, inPeriod, inYear].reduce<Assurance>(
     (best, found) => (STRENGTH[found.assurance] > STRENGTH[best] ? found.assurance : best),
     'none',
   );
-  const kept = (found: Found) => (found.assurance === assurance ? found.groups : []);
+  const kept = (found: Found) =>
+    found.assurance === assurance ||
+    (found !== asked && asked.assurance === 'answer' && found.covered === true)
+      ? found.groups
+      : [];
   const all = kept(asked);
   const time: AnswerTime = {};
   let groups = all;

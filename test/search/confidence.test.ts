@@ -127,6 +127,13 @@ describe('the model file', () => {
     delete file.confidence.weights.yearRarity;
     expect(parseRankingModel(file).confidence.weights.yearRarity).toBe(0);
     file.confidence.weights.speaksOfAsker = 'high';
-    expect(() => parseRankingModel(file, 'model.json')).toThrow(/model\.json: expected/);
+    expect(() => parseRankingModel(file, 'model.json')).toThrow(
+      /^model\.json: expected .* \(at confidence\.weights\.speaksOfAsker\)$/,
+    );
+  });
+
+  it('refuses bands out of order: the closest band above the coverage threshold', () => {
+    const file = { ...JSON.parse(JSON.stringify(RANKING_MODEL)), closestThreshold: 0.9, threshold: 0.3 };
+    expect(() => parseRankingModel(file, 'model.json')).toThrow(/\(at closestThreshold\)$/);
   });
 });
