@@ -218,8 +218,8 @@ process.stderr.write(`pool: ${pool.candidates} passages + ${pool.articleCandidat
 // How each set counts in the losses: 1 / √questions, a compromise (NewsQA's thousand questions still
 // count more than thirty seed questions, but not thirty times more). `--set-weight equal` counts each
 // set alike in the ranking's loss (the confidence's keeps the compromise): it raised the seed and
-// BBC/Reuters tuning halves and lowered NewsQA's, and BBC/Reuters' test half fell (issue 10, fourth
-// session), so it is not the default.
+// BBC/Reuters tuning halves and lowered NewsQA's, and BBC/Reuters' test half fell, so it is not the
+// default.
 const setSizes = new Map<string, number>();
 for (const a of data) setSizes.set(a.set, (setSizes.get(a.set) ?? 0) + 1);
 const setWeight = (set: string) => 1 / Math.sqrt(setSizes.get(set)!);
@@ -268,7 +268,7 @@ const RANKING_SUBSETS: Record<string, readonly RankFeature[]> = {
   all: [],
   'no negatives': ['speakerInContext', 'proximity'],
   'neighbours via a speaker only': ['contextOnly', 'proximity'],
-  // The shipped model's choice; the two after it add the sixth session's features (issue 10).
+  // The shipped model's choice; the two after it add the fact beside the neighbours, then the speaker before.
   'no neighbours': ['contextOnly', 'speakerInContext', 'proximity', 'speakerBefore', 'factBesideContext'],
   'no neighbours but a fact beside them': ['contextOnly', 'speakerInContext', 'proximity', 'speakerBefore'],
   'no neighbours but the speaker before and a fact beside them': [
@@ -469,14 +469,10 @@ function rerank(ranking: Features<RankFeature>): Ranked[] {
   });
 }
 
-/** The features added by the third session of issue 10. */
-const SESSION_3_FEATURES: readonly ConfidenceFeature[] = [
-  'articleMissingWeight',
-  'yearRarity',
-  'speaksOfAsker',
-];
+/** What the question's words say of the asker and of the year it names. */
+const ASKER_AND_YEAR: readonly ConfidenceFeature[] = ['articleMissingWeight', 'yearRarity', 'speaksOfAsker'];
 
-/** What the question is about (its nouns, names and numbers) missing: the fourth session's features. */
+/** What the question is about (its nouns, names and numbers) missing. */
 const FOCUS_FEATURES: readonly ConfidenceFeature[] = [
   'focusArticleMissing',
   'focusMissing',
@@ -498,7 +494,7 @@ const SPECIFICITY: readonly ConfidenceFeature[] = [
   'rarestMissing',
   'numberMissing',
   'surprise',
-  ...SESSION_3_FEATURES,
+  ...ASKER_AND_YEAR,
 ];
 
 /** Confidence features each tried subset uses. */
@@ -507,12 +503,12 @@ const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[] }>
   'all but the asker': {
     used: CONFIDENCE_FEATURES.filter((name) => name !== 'speaksOfAsker'),
   },
-  'before (issue 10, third session)': {
+  'all but the focus': {
     used: CONFIDENCE_FEATURES.filter((name) => !FOCUS_FEATURES.includes(name)),
   },
-  'before (issue 10, second session)': {
+  'all but the focus, the asker and the year': {
     used: CONFIDENCE_FEATURES.filter(
-      (name) => !SESSION_3_FEATURES.includes(name) && !FOCUS_FEATURES.includes(name),
+      (name) => !ASKER_AND_YEAR.includes(name) && !FOCUS_FEATURES.includes(name),
     ),
   },
   specificity: { used: SPECIFICITY },
@@ -527,7 +523,7 @@ const CONFIDENCE_SUBSETS: Record<string, { used: readonly ConfidenceFeature[] }>
       'articleMissingIdf',
       'numberMissing',
       'surprise',
-      ...SESSION_3_FEATURES,
+      ...ASKER_AND_YEAR,
     ],
   },
 };
@@ -638,8 +634,8 @@ function chooseConfidence(ranked: Ranked[]): { subset: ConfidenceSubset; l2: num
  * share of off-topic questions over the archive turned away when NewsQA over the archive has 5%, 6%,
  * 7%, 8% or 10% of its questions turned away (its 21 without any candidate included), with the seed
  * and BBC/Reuters questions turned away there. The threshold rule sits on a steep stretch of this
- * curve, decided by the five or so weakest NewsQA questions: two fits of nearly the same features landed
- * at 62.6% and 69.2% (issue 10, sixth session). Compare confidence models on this curve, not on one point.
+ * curve, decided by the five or so weakest NewsQA questions: fits of nearly the same features land
+ * several points apart on it. Compare confidence models on this curve, not on one point.
  */
 function heldOutTrade(ranked: Ranked[], subset: ConfidenceSubset, l2: number): void {
   const rows = confidenceRows(ranked, subset);

@@ -11,7 +11,7 @@ import {
 } from './outcome.ts';
 import { loadQuestionSet, type QuestionSetName, questionSetPath } from './question-set.ts';
 
-/** Which questions are asked of which corpus, for each figure issue 10 asks for. */
+/** Which questions are asked of which corpus, for each figure the eval reports. */
 export const RUNS = {
   newsqa: { corpus: 'newsqa', questions: 'newsqa', title: 'NewsQA questions over NewsQA' },
   distractors: {

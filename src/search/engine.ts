@@ -554,13 +554,14 @@ export class Engine extends SearchEngine {
     const matchedTerms = new Map(hit.terms.map((term) => [term, this.idf(term)]));
     const inPassage = new Set(hit.queryTerms);
     const own = textTerms(hit);
-    const speakerBefore =
-      everyFeature || this.model.ranking.speakerBefore !== 0
-        ? this.speakerBefore(located, own, retrieved, asked)
-        : 0;
+    // The neighbour and speaker features weigh 0 in the shipped model: measured only for fitting.
+    const weighs = (name: RankFeature) => everyFeature || this.model.ranking[name] !== 0;
+    const speakerBefore = weighs('speakerBefore') ? this.speakerBefore(located, own, retrieved, asked) : 0;
     let contextOnly = 0;
-    for (const term of hit.terms) {
-      if (!hit.match[term]?.includes('text')) contextOnly += this.idf(term);
+    if (weighs('contextOnly') || weighs('speakerInContext') || weighs('factBesideContext')) {
+      for (const term of hit.terms) {
+        if (!hit.match[term]?.includes('text')) contextOnly += this.idf(term);
+      }
     }
     let tokens: Token[] | undefined;
     if (retrieved.common.length > 0) {
@@ -585,7 +586,10 @@ export class Engine extends SearchEngine {
       coverage: this.covered(own, asked),
       articleCoverage: this.covered(new Set([...inPassage, ...articleTerms]), asked),
       contextOnly: neighbours,
-      speakerInContext: PRONOUN_SPEAKER.test(located.passage.text) ? neighbours : 0,
+      speakerInContext:
+        neighbours > 0 && weighs('speakerInContext') && PRONOUN_SPEAKER.test(located.passage.text)
+          ? neighbours
+          : 0,
       speakerBefore,
       factBesideContext: holdsAnswerType ? neighbours : 0,
       lead: articleShare / (1 + located.passage.index),
@@ -655,6 +659,8 @@ export class Engine extends SearchEngine {
   private *measureLayout(candidates: Candidate[], asked: Asked, wanted: number): Steps<void> {
     const { totalWeight, type, isKnown, counted, pairs } = asked;
     const model = this.model;
+    // `proximity` weighs 0 in the shipped model: measured only for fitting (every layout measured).
+    const proximity = wanted === Number.POSITIVE_INFINITY || model.ranking.proximity !== 0;
     candidates.sort((a, b) => b.score - a.score);
     let layoutAtMost = 0;
     // A question that counts nothing leaves `countsAsked` 0 for every passage.
@@ -667,7 +673,7 @@ export class Engine extends SearchEngine {
       yield;
       const { passage } = candidate.located;
       const tokens = candidate.tokens ?? tokenize(passage.text);
-      const layout = termLayout(tokens, candidate.matchedTerms, totalWeight);
+      const layout = termLayout(tokens, candidate.matchedTerms, totalWeight, proximity);
       const f = candidate.features;
       f.proximity = layout.proximity;
       f.window = layout.densestWindow;

@@ -25,20 +25,14 @@ export const RANK_FEATURES = [
   'speakerInContext',
   /**
    * A passage speaking through a pronoun or continuing a quote: share of the question's weight it lacks
-   * that the three passages before it hold (who is speaking). Measured only for fitting while weighed 0.
+   * that the three passages before it hold (who is speaking).
    */
   'speakerBefore',
   /**
    * `contextOnly` when the passage holds the kind of fact asked for: the question's words name the
-   * topic in the paragraph before or after, and this one gives the name, sum or date.
-   *
-   * Neither this nor `speakerBefore` is chosen by `npm run fit-ranking` (issue 10, sixth session):
-   * cross-validated hit@1 at L2 0.01, seed / NewsQA / NewsQA over 24k / BBC-Reuters, 0.767 / 0.408 /
-   * 0.313 / 0.456 without them, 0.767 / 0.408 / 0.306 / 0.443 with either or both; at the chosen L2
-   * (0.1) a fit with them ranks the tuning questions exactly as the weights without them. The seed
-   * answers they were made for ("I have a guard dog…" three paragraphs after "Madeleine Darneux, 39,
-   * said"; "He said: [The] cars are English…") trail the first result by about 2 points of score, far
-   * more than the 0.4 an unregularised fit gives `speakerBefore`.
+   * topic in the paragraph before or after, and this one gives the name, sum or date. Like the other
+   * neighbour and speaker features and `proximity`, it gains nothing held out and the model weighs it 0;
+   * the engine measures such features only for fitting.
    */
   'factBesideContext',
   /** The inverted pyramid: the article's relevance over (1 + the passage's place in it). */
@@ -77,7 +71,6 @@ export const LAYOUT_FEATURES: readonly RankFeature[] = [
  * the question: the confidence reads the ranking score without their part (`coverageScore`). A number
  * before what "how many" counts picks the paragraph that gives the count, but an off-topic "How many
  * people died in the Grenfell Tower fire?" finds one too ("Three elderly people died", in another fire).
- * Refitted as a confidence feature, `countsAsked` weighed -0.12 (issue 10, seventh session).
  */
 export const PLACEMENT_FEATURES: readonly RankFeature[] = ['countsAsked'];
 
