@@ -566,7 +566,7 @@ function confidenceRows(ranked: Ranked[], subset: ConfidenceSubset): ConfidenceR
 }
 
 function logLoss(
-  rows: ConfidenceRow[],
+  rows: readonly { f: readonly number[]; y: number; weight: number }[],
   w: readonly number[],
 ): { loss: number; grad: number[]; total: number } {
   const grad = w.map(() => 0);
@@ -873,7 +873,7 @@ function fitAnswerModel(ranked: Ranked[]): void {
       l2,
       1000,
       1,
-      (w) => logLoss(subset as unknown as ConfidenceRow[], w),
+      (w) => logLoss(subset, w),
     ).w;
   const heldOut = (l2: number) => {
     const p = new Map<Ranked, number>();
@@ -885,7 +885,7 @@ function fitAnswerModel(ranked: Ranked[]): void {
         l2,
       );
       const out = rows.filter((row) => foldOf.get(row.r.asked) === fold);
-      const scored = logLoss(out as unknown as ConfidenceRow[], w);
+      const scored = logLoss(out, w);
       loss += scored.loss;
       total += scored.total;
       for (const row of out) p.set(row.r, 1 / (1 + Math.exp(-linearRow(row.f, w))));
