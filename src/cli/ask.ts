@@ -8,7 +8,6 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { CorpusError } from '../corpus/load-corpus.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
-import { answeredOnly } from '../search/answer.ts';
 import { SnapshotFormatError } from '../search/index-cache/corpus-snapshot.ts';
 import { openEngine, type StartedEngine } from '../search/index-cache/fast-start.ts';
 import { indexCacheOf } from '../search/index-cache/index-cache.ts';
@@ -117,12 +116,10 @@ async function answerAll(options: ReturnType<typeof parse>): Promise<void> {
       const timeline = await engine.timelineAsync(question, options.period ? { period: options.period } : {});
       return options.json ? `${inertJson(timelineToJson(timeline))}\n` : renderTimeline(timeline, style);
     }
-    const answer = answeredOnly(
-      await engine.answerAsync(question, {
-        limit: options.limit,
-        ...(options.period ? { period: options.period } : {}),
-      }),
-    );
+    const answer = await engine.answerAsync(question, {
+      limit: options.limit,
+      ...(options.period ? { period: options.period } : {}),
+    });
     const disagreements = disagreementsIn(answer.results, engine);
     if (options.json) return `${inertJson(answerToJson(answer, disagreements))}\n`;
     const closest = answer.results.length === 0 ? await engine.closestHeadlinesAsync(question) : [];

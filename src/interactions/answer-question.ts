@@ -1,7 +1,6 @@
 import type { SlashCommandStringOption } from 'discord.js';
 import type { CitedPassage } from '../community/cited-passages.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
-import { answeredOnly } from '../search/answer.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { citedIn } from './cited-answers.ts';
 import { UserError } from './errors.ts';
@@ -76,26 +75,29 @@ export async function answerQuestion(
     ...(request.until ? { until: request.until } : {}),
   };
   const period = periodOf(written);
-  const answer = answeredOnly(
-    await engine.answerAsync(request.question, {
-      limit: request.limit,
-      offset,
-      ...(source ? { articleId: source.id } : {}),
-      ...(period ? { period } : {}),
-    }),
-  );
+  const answer = await engine.answerAsync(request.question, {
+    limit: request.limit,
+    offset,
+    ...(source ? { articleId: source.id } : {}),
+    ...(period ? { period } : {}),
+  });
   if (answer.results.length === 0) {
     if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
     const closest = await engine.closestHeadlinesAsync(request.question, 3);
     request.observe?.({ kind: 'no-coverage', corpusVersion: engine.version });
     return renderNoCoverage(request.question, closest, source ?? null, written, answer.time?.named?.label);
   }
-  request.observe?.({
-    kind: 'answered',
-    citations: answer.results.map((result) => result.citation),
-    cited: citedIn(answer.results),
-    corpusVersion: engine.version,
-  });
+  // Closest coverage is shown, but the archive does not clearly answer: it counts as a coverage gap.
+  request.observe?.(
+    answer.assurance === 'closest'
+      ? { kind: 'no-coverage', corpusVersion: engine.version }
+      : {
+          kind: 'answered',
+          citations: answer.results.map((result) => result.citation),
+          cited: citedIn(answer.results),
+          corpusVersion: engine.version,
+        },
+  );
   return renderAnswer(answer, {
     question: request.question,
     limit: request.limit,

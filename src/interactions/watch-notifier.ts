@@ -1,6 +1,5 @@
 import { questionHash } from '../community/community-store.ts';
 import type { Watch } from '../community/watch-list.ts';
-import { answeredOnly } from '../search/answer.ts';
 import { citedIn } from './cited-answers.ts';
 import type { EngineView } from './library-view.ts';
 import { ReloadNotifier } from './reload-notifier.ts';
@@ -38,8 +37,9 @@ export class WatchNotifier extends ReloadNotifier {
   }
 
   async #answer(watch: Watch, engine: EngineView): Promise<boolean> {
-    const answer = answeredOnly(await engine.answerAsync(watch.question, { limit: WATCH_ANSWER_LIMIT }));
-    if (answer.results.length === 0) return false;
+    const answer = await engine.answerAsync(watch.question, { limit: WATCH_ANSWER_LIMIT });
+    // Only an answer settles a watched question: closest coverage is what it had when it was watched.
+    if (answer.assurance !== 'answer') return false;
     // Another shard or replica checking after the same reload may have taken it already.
     if (!this.community.watches.claim(watch.id, this.now())) return false;
     const citations = answer.results.map((result) => result.citation);

@@ -15,8 +15,9 @@ export interface RankedResult {
 const GAP_CAP = 3;
 
 /**
- * The answer model's features of a ranking (`ANSWER_FEATURES` in ranking-model.ts): `first` the first result's confidence features and `confidence` its
- * coverage confidence; `ranked` the results best first (at least the first).
+ * The answer model's features of a ranking (`ANSWER_FEATURES` in ranking-model.ts): `first` the first
+ * result's confidence features and `confidence` its coverage confidence; `ranked` the results best first
+ * (at least the first).
  */
 export function answerFeatures(
   first: Features<ConfidenceFeature>,

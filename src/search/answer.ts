@@ -118,13 +118,3 @@ export interface Timeline {
   dated: TimelineEntry[];
   undated: TimelineEntry[];
 }
-
-/**
- * The answer as a reply that renders only answers and "no coverage" sees it: closest coverage withheld
- * (no results, no stories), as "no coverage" is shown, until the reply renders it under its own first line.
- */
-export function answeredOnly(answer: Answer): Answer {
-  if (answer.assurance !== 'closest') return answer;
-  const { stories: _stories, ...rest } = answer;
-  return { ...rest, results: [], hasMore: false, assurance: 'none' };
-}

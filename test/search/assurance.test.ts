@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finish } from '../../src/event-loop.ts';
-import { type AnswerResult, answeredOnly } from '../../src/search/answer.ts';
+import type { AnswerResult } from '../../src/search/answer.ts';
 import { answerInTime, type Found } from '../../src/search/time-layer.ts';
 
 const report = (citation: string, published: string | null): AnswerResult => ({
@@ -59,20 +59,5 @@ describe('how sure an answer is, across the searches of the date layer', () => {
   it('says "none" with no results when nothing is found', () => {
     const reply = finish(answerInTime('dock strike', 0, 3, undefined, true, searches(none, none)));
     expect(reply).toEqual({ query: 'dock strike', results: [], hasMore: false, assurance: 'none' });
-  });
-});
-
-describe('answeredOnly', () => {
-  it('withholds closest coverage and its stories, and leaves answers and "no coverage" as they are', () => {
-    const closest = {
-      query: 'q',
-      results: [report('b#1', null)],
-      hasMore: true,
-      assurance: 'closest' as const,
-      stories: [{ article: 'b', title: 'b', publisher: null, published: null }],
-    };
-    expect(answeredOnly(closest)).toEqual({ query: 'q', results: [], hasMore: false, assurance: 'none' });
-    const answered = { ...closest, assurance: 'answer' as const };
-    expect(answeredOnly(answered)).toBe(answered);
   });
 });
