@@ -5,12 +5,16 @@
  * NewsQA questions, all sets together, each asked of the corpus it is measured on:
  *   - NewsQA over NewsQA's articles, and over NewsQA + BBC + Reuters (~24,000 articles);
  *   - the seed questions over `corpus/`; the BBC/Reuters questions over the ~24,000 articles;
+ *   - the readers questions over the ~24,000 articles, and the near misses there as negatives;
  *   - the off-topic questions over both `corpus/` and the ~24,000 articles (every passage a negative),
  *     and, as more negatives, NewsQA questions over `corpus/` and seed questions over NewsQA.
  * Steps: (1) every candidate of every question with its features; (2) the ranking weights, a listwise
  * logistic (softmax) model over each question's candidates; (3) the confidence, a logistic model of
- * "the corpus covers this question" on the first result after re-ranking; (4) the threshold that trades "no coverage" for off-topic questions against answerable
- * ones turned away (see `MAX_EMPTY`). The engine answers "no coverage" when its first result is below it.
+ * "the corpus covers this question" on the first result after re-ranking; (4) the threshold that
+ * trades "no coverage" for off-topic questions against answerable ones turned away (see `MAX_EMPTY`), which says which passages are about a topic; (5) the bands of
+ * the reply: the "no coverage" band on the coverage confidence (`closestBand`), and the answer model,
+ * a logistic model of "the first 3 results hold the answer", with its band (`fitAnswerModel`,
+ * `answerBand`): 'answer' above it, closest coverage below (docs/quality.md).
  *
  * After a change to the ranking or to the confidence features (a merge of both, say), one command refits
  * the confidence alone on the ranking as it stands, measuring every candidate again (about 4 minutes
@@ -18,6 +22,8 @@
  * cross-validation is skipped):
  *
  *   npm run fit-ranking -- --ranking-from src/search/ranking-model.json
+ *
+ * and with `--confidence-from src/search/ranking-model.json` too, only the bands and the answer model.
  *
  *   npm run fit-ranking                       fit and write the model
  *   npm run fit-ranking -- --dry-run          fit and print, write nothing
