@@ -45,6 +45,14 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/(bootstrap|deploy-commands)\\.ts$' },
       to: { path: '^commands/' },
     },
+    {
+      name: 'runtime-needs-no-dev-dependency',
+      severity: 'error',
+      comment:
+        'Bots are deployed with `npm ci --omit=dev`: what src/ and commands/ import at run time must be in dependencies (types alone may come from devDependencies).',
+      from: { path: '^(src|commands)/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -6,8 +6,13 @@
  * autocannon. Targets: /ask throughput >= 0.5x the bare endpoint's, /ask p99 < 50 ms, zero errors,
  * zero accepted forgeries. Exits 1 when a target is missed.
  *
+ * Then, in the same run, several hosts (`http/replica-stores.ts`): real `npm run start:http` processes
+ * on the bundled corpus, one replica recording in SQLite beside two replicas sharing PostgreSQL and
+ * Redis, with the CPU each answered /ask costs every serving process (the shared servers included).
+ * Skipped with a line saying why when PostgreSQL or Redis is not installed.
+ *
  * Options: --duration <s> (10), --warmup <s> (2), --connections <n> (4), --index-workers <n> (INDEX_WORKERS
- * of the endpoint: one per core by default, as the README advises for an HTTP replica).
+ * of the endpoint: one per core by default, as docs/operations.md advises for an HTTP replica).
  */
 import { fork } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -18,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { askBody, pingBody } from './http/interaction-bodies.ts';
 import type { ChildMessage, ParentMessage } from './http/ipc.ts';
 import { type LoadRunResult, runLoad, type Verdict } from './http/load-run.ts';
+import { measureReplicaStores, type StoresRow } from './http/replica-stores.ts';
 import { type PresignedRequest, presignPool, type SigningKeys } from './http/signed-requests.ts';
 import { SHARED_DATA } from './lib/scale-corpus.ts';
 
@@ -170,6 +176,19 @@ const seedResult = await measure(
 stopping = true;
 child.send({ kind: 'stop' } satisfies ParentMessage);
 const staleBy = Date.now() / 1000 - Number(timestamp);
+await new Promise((resolve) => child.once('exit', resolve));
+const stores = await measureReplicaStores({
+  keys,
+  publicKeyHex,
+  duration,
+  warmup,
+  connections,
+  questions,
+  nextSerial,
+  judge: answered,
+  forgeEvery: FORGE_EVERY,
+  log: (line) => process.stderr.write(`${line}\n`),
+});
 
 const ratio = askResult.okPerSecond / bare.okPerSecond;
 const row = (name: string, r: Measured) =>
@@ -227,9 +246,48 @@ const targets: [string, boolean, string][] = [
     `${sum((r) => r.forgeriesAccepted)} of ${sum((r) => r.forgeriesSent)}`,
   ],
 ];
+lines.push('', ...storesTable(stores));
+if (typeof stores !== 'string')
+  targets.push([
+    'every /ask recorded (several hosts)',
+    stores.every((row) => row.recorded >= row.answered && row.forgeriesAccepted === 0),
+    stores.map((row) => `${row.recorded}/${row.answered}`).join(', '),
+  ]);
 lines.push('', 'targets:');
 for (const [name, pass, value] of targets)
   lines.push(`  ${pass ? 'PASS' : 'FAIL'}  ${name.padEnd(30)} ${value}`);
 lines.push('', `whole run ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
 process.stdout.write(`${lines.join('\n')}\n`);
+
+/** The several-hosts rows, their cost per request beside one replica's, and whether any record went missing. */
+function storesTable(rows: StoresRow[] | string): string[] {
+  if (typeof rows === 'string') return [rows];
+  const [one, two] = rows;
+  const out = [
+    `Several hosts: real npm run start:http processes, bundled corpus (3 articles), each /ask recorded; ${connections} connections`,
+    'split over the replicas; CPU = every serving process (replicas, PostgreSQL backends, Redis) per answered /ask',
+    '',
+    `${'setup'.padEnd(32)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'CPU ms/req'.padStart(11)} ${'recorded'.padStart(15)}`,
+    ...rows.map((row) =>
+      [
+        row.name.padEnd(32),
+        row.okPerSecond.toFixed(0).padStart(8),
+        row.p50.toFixed(2).padStart(8),
+        row.p99.toFixed(2).padStart(8),
+        String(row.errors).padStart(7),
+        row.cpuMsPerRequest.toFixed(2).padStart(11),
+        `${row.recorded}/${row.answered}`.padStart(15),
+      ].join(' '),
+    ),
+  ];
+  if (one && two)
+    out.push(
+      '',
+      `shared stores: throughput ratio (2 replicas / 1) = ${(two.okPerSecond / one.okPerSecond).toFixed(3)}, ` +
+        `CPU per request ${(two.cpuMsPerRequest - one.cpuMsPerRequest).toFixed(2)} ms more (${(two.cpuMsPerRequest / one.cpuMsPerRequest).toFixed(2)}x)`,
+    );
+  for (const row of rows)
+    if (row.forgeriesAccepted > 0) out.push(`FAIL ${row.name}: ${row.forgeriesAccepted} forgeries accepted`);
+  return out;
+}
 process.exit(targets.every(([, pass]) => pass) ? 0 : 1);

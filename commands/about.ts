@@ -1,5 +1,6 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
+import { healthWarnings } from '../src/health.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { type AboutFacts, renderAbout } from '../src/interactions/render/status.ts';
 
@@ -22,7 +23,8 @@ export default {
       startedAt: ctx.startedAt,
       now: ctx.now(),
       ...(shards ? { shards } : {}),
-      activity: lastWeek(ctx),
+      activity: await lastWeek(ctx),
+      ...(ctx.health ? { warnings: healthWarnings(ctx.health()) } : {}),
     });
   },
 } satisfies Command<typeof AboutOptions>;
@@ -30,10 +32,11 @@ export default {
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Counts from the community database; a read that fails leaves /about answering without them. */
-function lastWeek(ctx: CommandContext): AboutFacts['activity'] {
+async function lastWeek(ctx: CommandContext): Promise<AboutFacts['activity']> {
   if (!ctx.community) return 'not recorded';
   try {
-    return ctx.community.records.countsSince(new Date(ctx.now().getTime() - WEEK_MS));
+    const since = new Date(ctx.now().getTime() - WEEK_MS);
+    return await ctx.community.ask((store) => store.records.countsSince(since));
   } catch (error) {
     ctx.logger.warn('/about: community counts unavailable', { error });
     return 'not recorded';

@@ -97,6 +97,8 @@ export default {
         if (!state || !page.success)
           throw new UserError('stale-button', 'This button no longer works; ask the question again.');
         let outcome: AnswerOutcome | undefined;
+        // Read beside the search, which never waits for it (false at once while the database is down).
+        const followed = isFollowedMessage(ctx, interaction.message.id);
         const payload = await answerQuestion(ctx.library.engine, {
           question: state.question,
           limit: page.data.limit,
@@ -119,7 +121,7 @@ export default {
               record: false,
               offerWatch: false,
               // A private answer is not followed, so neither are its pages.
-              follow: isFollowedMessage(ctx, interaction.message.id),
+              follow: await followed,
             },
             payload,
           ),

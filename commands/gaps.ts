@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { buildGapsReport } from '../src/community/gaps-report.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
-import { available } from '../src/interactions/feedback.ts';
+import { writing } from '../src/interactions/feedback.ts';
 import { renderGapsPage } from '../src/interactions/render/gaps.ts';
 
 const MAX_DAYS = 3650;
@@ -29,9 +29,10 @@ export default {
   options: GapsOptions,
   access: 'moderators',
   isPrivate: () => true,
-  execute(ctx, options, interaction) {
+  async execute(ctx, options, interaction) {
+    const where = inGuild(interaction);
     return renderGapsPage(
-      buildGapsReport(available(ctx), { now: ctx.now(), days: options.days, ...inGuild(interaction) }),
+      await writing(ctx, (store) => buildGapsReport(store, { now: ctx.now(), days: options.days, ...where })),
       0,
     );
   },
@@ -39,7 +40,7 @@ export default {
     /** `gaps:page:<page>:<days>`: another page, recomputed from the database. */
     'gaps:page': {
       access: 'moderators',
-      execute(ctx, [page = '', days = ''], interaction) {
+      async execute(ctx, [page = '', days = ''], interaction) {
         const parsed = z
           .object({
             page: z.coerce.number().int().min(0).max(1000),
@@ -48,11 +49,10 @@ export default {
           .safeParse({ page, days });
         if (!parsed.success)
           throw new UserError('stale-button', 'This button no longer works; run /gaps again.');
-        const report = buildGapsReport(available(ctx), {
-          now: ctx.now(),
-          days: parsed.data.days,
-          ...inGuild(interaction),
-        });
+        const where = inGuild(interaction);
+        const report = await writing(ctx, (store) =>
+          buildGapsReport(store, { now: ctx.now(), days: parsed.data.days, ...where }),
+        );
         return { update: renderGapsPage(report, parsed.data.page) };
       },
     },

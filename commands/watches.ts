@@ -14,22 +14,25 @@ export default {
     .setDescription('The questions you asked to be notified about, to review or cancel'),
   options: WatchesOptions,
   isPrivate: () => true,
-  execute(ctx, _options, interaction) {
-    const community = available(ctx);
-    return renderWatches(community.watches.of(interaction.userId, ctx.now()), community.watches.perMember);
+  async execute(ctx, _options, interaction) {
+    const { perMember } = available(ctx).store.watches;
+    return renderWatches(
+      await writing(ctx, (store) => store.watches.of(interaction.userId, ctx.now())),
+      perMember,
+    );
   },
   buttons: {
     /** `watches:cancel:<id>`: cancels one of the presser's own watches and shows the rest. */
     'watches:cancel': {
-      execute(ctx, [id = ''], interaction) {
-        const community = available(ctx);
+      async execute(ctx, [id = ''], interaction) {
+        const { perMember } = available(ctx).store.watches;
         const watchId = Number.parseInt(id, 10);
         if (!Number.isInteger(watchId))
           throw new UserError('stale-button', 'This button no longer works; run /watches again.');
-        const cancelled = writing(ctx, () => community.watches.cancel(watchId, interaction.userId));
+        const cancelled = await writing(ctx, (store) => store.watches.cancel(watchId, interaction.userId));
         const rest = renderWatches(
-          community.watches.of(interaction.userId, ctx.now()),
-          community.watches.perMember,
+          await writing(ctx, (store) => store.watches.of(interaction.userId, ctx.now())),
+          perMember,
         );
         const note = cancelled
           ? 'Cancelled.'

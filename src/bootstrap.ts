@@ -3,15 +3,20 @@ import { commands } from '../commands/index.ts';
 import { type RunningCommunity, startCommunity } from './community/start-community.ts';
 import { type Config, ConfigError } from './config.ts';
 import { CorpusError } from './corpus/load-corpus.ts';
+import type { FeedPoller } from './feeds/feed-poller.ts';
 import { openFeeds } from './feeds/start-feeds.ts';
+import { type ServiceHealth, serviceHealth } from './health.ts';
 import type { AnyCommand } from './interactions/command.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
+import type { RateLimiter } from './interactions/rate-limiter.ts';
 import type { ChannelPoster } from './interactions/reload-notifier.ts';
 import type { Library } from './library.ts';
 import type { CorpusLifecycle } from './lifecycle/corpus-lifecycle.ts';
+import { holdEarlySighup } from './lifecycle/early-sighup.ts';
 import { openLibrary, type RunningLifecycle, startLifecycle } from './lifecycle/start-lifecycle.ts';
 import type { Logger } from './logging/logger.ts';
+import { type Replicas, replicasFor } from './replicas/replicas.ts';
 import type { StartProgress } from './search/index-cache/fast-start.ts';
 
 /** What every entry point serves from: the corpus, its lifecycle and the context commands run in. */
@@ -19,8 +24,15 @@ export interface Bootstrapped {
   library: Library;
   lifecycle: CorpusLifecycle;
   ctx: DispatchContext;
-  /** The community database (DATA_DIR): votes, questions without coverage, watches. Stop it last. */
+  /**
+   * The community records (DATA_DIR's SQLite file, or DATABASE_URL's PostgreSQL): votes, questions
+   * without coverage, watches. Stop it last.
+   */
   records: RunningCommunity;
+  /** What replicas share through Redis (REDIS_URL); undefined without it. Close it after the records. */
+  replicas: Replicas | undefined;
+  /** The records' database and Redis as they are now, and whether this replica serves the announced corpus. */
+  health(): ServiceHealth;
   /**
    * Starts SIGHUP and WATCH_CORPUS reloads, index persistence and, given the gateway client, the audit
    * channel and (under the ShardingManager) corpus coordination between shards. Call once.
@@ -59,6 +71,13 @@ export async function bootstrap(options: {
     ...(options.poster ? { poster: options.poster } : {}),
     onReloaded: (listener) => lifecycle.onReloaded(listener),
   });
+  // Rate limits, replays, reloads and the feed poller shared by every replica (REDIS_URL).
+  const replicas = replicasFor(config, logger);
+  const health = () =>
+    serviceHealth(
+      [records.keeper?.health(), replicas?.health()].filter((dependency) => dependency !== undefined),
+      replicas?.corpusSync(),
+    );
   // Under the ShardingManager, /about lists every shard; the coordinator exists once the client does.
   let running: RunningLifecycle | undefined;
   const ctx = createDispatchContext({
@@ -70,7 +89,9 @@ export async function bootstrap(options: {
     feeds,
     peerStatuses: async () => running?.shards?.statuses(),
     rateLimited: options.rateLimited,
-    community: records.community,
+    community: records.keeper,
+    health,
+    ...(replicas ? { shareRateLimit: (local: RateLimiter) => replicas.rateLimiter(local) } : {}),
     ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
@@ -79,6 +100,8 @@ export async function bootstrap(options: {
     lifecycle,
     ctx,
     records,
+    replicas,
+    health,
     async startLifecycle(client) {
       running = await startLifecycle({
         library,
@@ -88,7 +111,11 @@ export async function bootstrap(options: {
         logger,
         announce: options.announce,
         ...(client ? { client } : {}),
+        ...(replicas
+          ? { pollFeedsElsewhere: (polled: FeedPoller) => replicas.pollFeedsUnderLease(polled) }
+          : {}),
       });
+      replicas?.announceReloads(library, lifecycle);
       return running;
     },
   };
@@ -99,6 +126,7 @@ export async function bootstrap(options: {
  * corpus ends the process with its message alone (what to fix); anything else with `doing` and the stack.
  */
 export function runMain(doing: string, main: () => Promise<number | undefined>): void {
+  holdEarlySighup();
   main().then(
     (code) => {
       if (code !== undefined) process.exit(code);

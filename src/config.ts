@@ -94,6 +94,22 @@ export const EnvSchema = z.object({
     .transform((value) => value === 'true' || value === '1' || value === 'yes'),
   /** Days answers, votes and questions without coverage are kept; older ones are deleted daily. */
   RECORD_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
+   * PostgreSQL for the community records instead of the SQLite file in DATA_DIR, shared by every
+   * replica (`postgres://user:password@host:5432/newsdesk`). Unset: SQLite, as on one host.
+   */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/./, 'must start with postgres://')
+    .optional(),
+  /**
+   * Redis for what replicas share (`redis://host:6379`): rate limits, the replay guard, reload
+   * announcements, the feed poller's lease. Unset: each process keeps its own, as on one host.
+   */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/./, 'must start with redis:// or rediss://')
+    .optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -107,7 +123,7 @@ export class ConfigError extends Error {
 const EMPTY_MEANS_OFF = new Set(['INDEX_CACHE_DIR', 'DATA_DIR']);
 
 /** Variables whose value is never repeated in a message. */
-const SECRET = new Set(['DISCORD_TOKEN']);
+const SECRET = new Set(['DISCORD_TOKEN', 'DATABASE_URL', 'REDIS_URL']);
 
 /** What each variable accepts, in the words of a message about a bad value. */
 const ALLOWED: Partial<Record<keyof Config, string>> = {
@@ -126,7 +142,20 @@ const ALLOWED: Partial<Record<keyof Config, string>> = {
   WATCH_CORPUS: 'true or false',
   SHARDS: 'auto or a whole number from 1 to 64',
   LOG_LEVEL: 'debug, info, warn or error',
+  DATABASE_URL: 'a PostgreSQL URL such as postgres://newsdesk:secret@db:5432/newsdesk',
+  REDIS_URL: 'a Redis URL such as redis://redis:6379',
 };
+
+/** A server's URL (DATABASE_URL, REDIS_URL) without its password, for logs and `/healthz`. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(a URL that cannot be parsed)';
+  }
+}
 
 /** Reads and validates the environment; throws `ConfigError` listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -3,6 +3,7 @@ import { REST, Routes } from 'discord.js';
 import { commands as allCommands } from '../commands/index.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import type { AnyCommand } from './interactions/command.ts';
+import { tokenRefused } from './transports/token-refused.ts';
 
 /**
  * Registers every command with Discord: to `DISCORD_GUILD_ID` when set (instant; for development) or
@@ -29,15 +30,19 @@ export async function deployCommands(
 
 // `npm run deploy-commands`
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  deployCommands(loadConfig()).then(
-    ({ scope, registered }) => {
-      process.stdout.write(
-        `Registered ${registered.length} commands ${scope}: ${registered.map((c) => c.name).join(', ')}\n`,
-      );
-    },
-    (error: unknown) => {
-      process.stderr.write(`deploy-commands: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  // loadConfig inside the promise: a bad setting is a message, not an uncaught stack.
+  Promise.resolve()
+    .then(() => deployCommands(loadConfig()))
+    .then(
+      ({ scope, registered }) => {
+        process.stdout.write(
+          `Registered ${registered.length} commands ${scope}: ${registered.map((c) => c.name).join(', ')}\n`,
+        );
+      },
+      (error: unknown) => {
+        const plain = tokenRefused(error) ?? error;
+        process.stderr.write(`deploy-commands: ${plain instanceof Error ? plain.message : String(plain)}\n`);
+        process.exit(1);
+      },
+    );
 }

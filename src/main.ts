@@ -40,7 +40,8 @@ runMain('could not start', async () => {
     stopOnSignals(logger, () => stopping.abort());
     await runConsole({ ctx: app.ctx, input: process.stdin, output: process.stdout, signal: stopping.signal });
     running.stop();
-    app.records.stop();
+    await app.records.stop();
+    await app.replicas?.close();
     return 0;
   }
 
@@ -54,10 +55,11 @@ runMain('could not start', async () => {
   await new Promise<void>((resolve) => {
     stopOnSignals(logger, () => {
       running.stop();
-      void bot.stop().then(() => {
-        app.records.stop();
-        resolve();
-      });
+      void bot
+        .stop()
+        .then(() => app.records.stop())
+        .then(() => app.replicas?.close())
+        .then(resolve);
     });
   });
   return 0;

@@ -1,55 +1,266 @@
-import { readFile } from 'node:fs/promises';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { answerToJson, makeStyle, renderAnswer } from '../src/cli/render-answer.ts';
-import { renderTimeline } from '../src/cli/render-timeline.ts';
-import { loadCorpus } from '../src/corpus/load-corpus.ts';
-import { disagreementsIn } from '../src/factcheck/outlets-differ.ts';
-import { Engine } from '../src/search/engine.ts';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseArticleFile } from '../src/corpus/load-corpus.ts';
 
-/** The first fenced block after `marker` in the README whose opening line is `opening`. */
-function blockAfter(readme: string, marker: string, opening: string): string {
-  const from = readme.indexOf(marker);
-  expect(from, `README mentions ${marker}`).toBeGreaterThanOrEqual(0);
-  const rest = readme.slice(from + marker.length);
-  const start = rest.indexOf(`\n${opening}\n`);
-  const match = start < 0 ? null : /^\n[^\n]*\n([\s\S]*?)```/.exec(rest.slice(start));
-  expect(match, `a ${opening} block after ${marker}`).not.toBeNull();
-  return match![1]!;
+// Every example of the README and docs/ is checked against what the product really does: `console`
+// blocks are run and their output compared; the other kinds of block are checked for what they claim.
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const PAGES = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+const text = (page: string) => readFileSync(path.join(ROOT, page), 'utf8');
+
+interface Block {
+  page: string;
+  kind: string;
+  body: string;
 }
 
-describe('the README shows what the CLI prints (the bundled corpus)', () => {
-  let readme: string;
-  let engine: Engine;
+/** The fenced blocks of a page, those indented in a list item included (indent removed). */
+function blocksOf(page: string): Block[] {
+  const blocks: Block[] = [];
+  const lines = text(page).split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    const open = /^( *)```(\w*)$/.exec(lines[i]!);
+    if (!open) continue;
+    const [, indent = '', kind = ''] = open;
+    const body: string[] = [];
+    for (i += 1; i < lines.length && lines[i] !== `${indent}\`\`\``; i += 1)
+      body.push(lines[i]!.slice(indent.length));
+    blocks.push({ page, kind, body: body.join('\n') });
+  }
+  return blocks;
+}
+
+const BLOCKS = PAGES.flatMap(blocksOf);
+const blocksOfKind = (kind: string) => BLOCKS.filter((block) => block.kind === kind);
+
+/** Each `$ command` of a console block with the output shown below it. */
+const EXAMPLES = blocksOfKind('console').flatMap(({ page, body }) =>
+  body
+    .split(/^\$ /m)
+    .slice(1)
+    .map((chunk) => {
+      const [command = '', ...output] = chunk.split('\n');
+      return { page, command, output: output.join('\n').trimEnd() };
+    }),
+);
+
+/** The output shown, when it is one JSON document. */
+function jsonOf(output: string): unknown {
+  try {
+    return JSON.parse(output) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `shown` matches `printed` line for line, a `…` line standing for any lines left out. */
+function matches(shown: string[], printed: string[]): boolean {
+  let at = 0;
+  let skipping = false;
+  for (const line of shown) {
+    if (line === '…') {
+      skipping = true;
+      continue;
+    }
+    while (skipping && at < printed.length && printed[at] !== line) at += 1;
+    if (printed[at] !== line) return false;
+    at += 1;
+    skipping = false;
+  }
+  return skipping || at === printed.length;
+}
+
+describe('the examples of the README and docs/, run', () => {
+  let scratch: string;
+  let runs = 0;
 
   beforeAll(async () => {
-    readme = await readFile('README.md', 'utf8');
-    engine = Engine.build(await loadCorpus('corpus'));
+    scratch = await mkdtemp(path.join(tmpdir(), 'newsdesk-readme-'));
+  });
+  afterAll(async () => {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
-  it('the --json example, field for field', () => {
-    const command = 'npm run --silent ask -- --json --limit 1 "who threatened the mayor?"';
-    const shown = JSON.parse(blockAfter(readme, command, '```json')) as unknown;
-    const answer = engine.answer('who threatened the mayor?', { limit: 1 });
-    // As the CLI prints it: with the values outlets give differently (none here).
-    expect(shown).toEqual(answerToJson(answer, disagreementsIn(answer.results, engine)));
+  /** As a new user runs it: from the repository, in a shell, with no settings and a fresh cache and database. */
+  const run = (command: string) => {
+    runs += 1;
+    return new Promise<string>((resolve, reject) => {
+      execFile(
+        'bash',
+        ['-c', command],
+        {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: process.env.HOME ?? scratch,
+            NO_COLOR: '1',
+            // Empty values are "not set" to the bot, and win over a developer's .env.
+            DISCORD_TOKEN: '',
+            DISCORD_APPLICATION_ID: '',
+            DISCORD_GUILD_ID: '',
+            CORPUS_PATH: '',
+            INDEX_CACHE_DIR: path.join(scratch, `cache-${runs}`),
+            DATA_DIR: path.join(scratch, `data-${runs}`),
+          },
+          maxBuffer: 16 * 1024 * 1024,
+        },
+        (error, stdout) => (error && error.code === undefined ? reject(error) : resolve(stdout)),
+      );
+    });
+  };
+
+  it('there are examples on every page that has commands to show', () => {
+    expect(new Set(EXAMPLES.map((example) => example.page))).toEqual(
+      new Set(['README.md', 'docs/operations.md', 'docs/quality.md']),
+    );
   });
 
-  it('the text example, as its first result reads without colour', () => {
-    // After the command's own ```sh block has closed.
-    const command = 'npm run ask -- "who threatened the mayor of Teteghem?"\n```\n';
-    const shown = blockAfter(readme, command, '```');
-    const printed = renderAnswer(engine.answer('who threatened the mayor of Teteghem?'), makeStyle(false));
-    expect(printed.startsWith(shown)).toBe(true);
+  it.each(EXAMPLES.map((example) => [`${example.page}: $ ${example.command}`, example] as const))(
+    '%s',
+    async (_name, { command, output }) => {
+      const printed = (await run(command)).trimEnd();
+      const json = jsonOf(output);
+      if (json !== undefined) {
+        // JSON is shown indented; the command prints one object per line.
+        expect(JSON.parse(printed)).toEqual(json);
+        return;
+      }
+      const lines = printed.split('\n').map((line) => line.trimEnd());
+      if (!matches(output.split('\n'), lines)) expect(printed).toBe(output);
+    },
+    180_000,
+  );
+});
+
+describe('the other examples of the README and docs/', () => {
+  const scripts = JSON.parse(text('package.json')).scripts as Record<string, string>;
+
+  it('name only npm scripts that exist', () => {
+    const named = BLOCKS.filter((block) => ['sh', 'console', ''].includes(block.kind)).flatMap((block) =>
+      [...block.body.matchAll(/\bnpm run (?:--silent )?([\w:-]+)/g)].map((match) => match[1]!),
+    );
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((name) => !(name in scripts))).toEqual([]);
   });
 
-  it('the --timeline example, every line shown (the dated fixtures)', async () => {
-    const command =
-      'npm run ask -- --corpus test/fixtures/dated-corpus --timeline "Gravelines dock strike"\n```\n';
-    const shown = blockAfter(readme, command, '```').split('\n');
-    const dated = Engine.build(await loadCorpus('test/fixtures/dated-corpus'));
-    const printed = renderTimeline(dated.timeline('Gravelines dock strike'), makeStyle(false)).split('\n');
-    // "…" stands for the lines left out; the others appear in order.
-    const kept = shown.filter((line) => line !== '…');
-    expect(printed.filter((line) => kept.includes(line))).toEqual(kept);
+  it('the README front matter example is an article the corpus loader reads, every field known', () => {
+    const [example] = blocksOfKind('markdown').filter((block) => block.page === 'README.md');
+    const article = parseArticleFile('example.md', example!.body);
+    expect(article).toMatchObject({
+      title: "Calais mayor threats to open France's borders",
+      publisher: 'The Telegraph',
+      url: 'https://www.example.com/story',
+      published: '2015-08-01',
+      author: 'Jane Doe',
+      language: 'en',
+    });
+    expect(article.passages.map((passage) => passage.text)).toEqual([
+      'First paragraph.',
+      'Second paragraph.',
+    ]);
   });
+
+  it('the invite link asks for the scopes and exactly the permissions the README names', () => {
+    const [link] = blocksOfKind('text').filter((block) => block.body.includes('oauth2/authorize'));
+    const url = new URL(link!.body.trim());
+    expect(url.searchParams.get('scope')).toBe('bot applications.commands');
+    const { ViewChannel, SendMessages, EmbedLinks, ReadMessageHistory } = PermissionFlagsBits;
+    expect(url.searchParams.get('permissions')).toBe(
+      String(ViewChannel | SendMessages | EmbedLinks | ReadMessageHistory),
+    );
+    expect(text('README.md').replace(/\s+/g, ' ')).toContain(
+      `The permissions, ${url.searchParams.get('permissions')}, are View Channels, Send Messages, Embed Links and Read Message History`,
+    );
+  });
+
+  const systemdAnalyze = (() => {
+    try {
+      execFileSync('systemd-analyze', ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it('the systemd unit starts what npm start starts', () => {
+    const [unit] = blocksOfKind('ini');
+    const execStart = /^ExecStart=(\S+) (.*)$/m.exec(unit!.body);
+    expect(execStart?.[1]).toMatch(/\/node$/);
+    expect(`node ${execStart?.[2]}`).toBe(scripts.start);
+  });
+
+  it.skipIf(!systemdAnalyze)('the systemd unit passes systemd-analyze verify', async () => {
+    const [unit] = blocksOfKind('ini');
+    const dir = await mkdtemp(path.join(tmpdir(), 'newsdesk-unit-'));
+    try {
+      await writeFile(path.join(dir, 'newsdesk.service'), unit!.body);
+      const verified = await new Promise<{ code: number; stderr: string }>((resolve) =>
+        execFile('systemd-analyze', ['verify', path.join(dir, 'newsdesk.service')], (error, _out, stderr) =>
+          resolve({ code: typeof error?.code === 'number' ? error.code : 0, stderr }),
+        ),
+      );
+      expect(verified).toEqual({ code: 0, stderr: '' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A heading's anchor as GitHub makes it. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+
+const headingsOf = (page: string) =>
+  [
+    ...text(page)
+      .replace(/^```[\s\S]*?^```/gm, '')
+      .matchAll(/^(#{1,6}) (.*)$/gm),
+  ].map((match) => ({
+    level: match[1]!.length,
+    anchor: anchorOf(match[2]!),
+  }));
+
+describe('the README and docs/ as pages', () => {
+  it('the README is read in five minutes: at most 300 lines', () => {
+    expect(text('README.md').split('\n').length).toBeLessThanOrEqual(300);
+  });
+
+  it.each(PAGES)('every link of %s leads to a file and, with #, to one of its headings', (page) => {
+    const broken = [...text(page).matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((match) => match[1]!)
+      .filter((target) => !/^(https?|mailto):/.test(target))
+      .filter((target) => {
+        const [file = '', anchor] = target.split('#');
+        const resolved = file === '' ? page : path.join(path.dirname(page), file);
+        if (!existsSync(path.join(ROOT, resolved))) return true;
+        return anchor !== undefined && !headingsOf(resolved).some((heading) => heading.anchor === anchor);
+      });
+    expect(broken).toEqual([]);
+  });
+
+  it.each(PAGES.filter((page) => page.startsWith('docs/')))(
+    '%s opens with a table of its sections',
+    (page) => {
+      const sections = headingsOf(page)
+        .filter((heading) => heading.level === 2)
+        .map((h) => h.anchor);
+      const listed = [...text(page).matchAll(/^- \[[^\]]+\]\(#([^)]+)\)$/gm)].map((match) => match[1]);
+      expect(listed).toEqual(sections);
+    },
+  );
 });

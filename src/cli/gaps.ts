@@ -1,13 +1,19 @@
 /**
  * `npm run gaps [-- --json] [-- --days N]`: the coverage-gaps report `/gaps` shows moderators, for
  * operators at a terminal: questions without coverage grouped by what they are about, and the answers
- * most often voted not helpful. Reads the database DATA_DIR names; changes nothing.
+ * most often voted not helpful. Reads the database DATA_DIR names (or DATABASE_URL's); changes nothing.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Community } from '../community/community.ts';
 import { CommunityDatabaseError, openDatabase } from '../community/database.ts';
-import { buildGapsReport, gapsReportJson, gapsReportText } from '../community/gaps-report.ts';
+import {
+  buildGapsReport,
+  type GapsReport,
+  gapsReportJson,
+  gapsReportText,
+} from '../community/gaps-report.ts';
+import { PostgresCommunity } from '../community/postgres-community.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 
 const USAGE = `Usage: npm run gaps -- [--json] [--days N]
@@ -16,10 +22,11 @@ const USAGE = `Usage: npm run gaps -- [--json] [--days N]
   --days N   how far back to look, 1-3650 (default 30)
   --help     show this help
 
-The database is DATA_DIR/newsdesk.sqlite (DATA_DIR from the environment or .env; default .data).
+The database is DATA_DIR/newsdesk.sqlite (DATA_DIR from the environment or .env; default .data),
+or PostgreSQL when DATABASE_URL is set.
 `;
 
-function main(): number {
+async function main(): Promise<number> {
   let values: { json: boolean; days?: string | undefined; help: boolean };
   try {
     values = parseArgs({
@@ -48,6 +55,26 @@ function main(): number {
   // `npm run gaps --json` (without `--`) hands --json to npm, which passes it on as npm_config_json.
   const json = values.json || process.env.npm_config_json === 'true';
   const config = loadConfig();
+  const print = (report: GapsReport) =>
+    process.stdout.write(`${json ? gapsReportJson(report) : gapsReportText(report)}\n`);
+  if (config.DATABASE_URL) {
+    const store = new PostgresCommunity({
+      url: config.DATABASE_URL,
+      recordQuestions: config.RECORD_QUESTIONS,
+    });
+    try {
+      print(await buildGapsReport(store, { now: new Date(), days }));
+      return 0;
+    } catch (error) {
+      if (error instanceof CommunityDatabaseError) throw error;
+      process.stderr.write(
+        `newsdesk gaps: could not read ${store.location}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      return 1;
+    } finally {
+      await store.close();
+    }
+  }
   const file = Community.fileFor(config);
   if (file === undefined || !existsSync(file)) {
     process.stderr.write(
@@ -63,19 +90,21 @@ function main(): number {
     recordDays: config.RECORD_DAYS,
   });
   try {
-    const report = buildGapsReport(community, { now: new Date(), days });
-    process.stdout.write(`${json ? gapsReportJson(report) : gapsReportText(report)}\n`);
+    print(await buildGapsReport(community, { now: new Date(), days }));
     return 0;
   } finally {
     community.close();
   }
 }
 
-try {
-  process.exitCode = main();
-} catch (error) {
-  if (error instanceof ConfigError || error instanceof CommunityDatabaseError) {
-    process.stderr.write(`newsdesk gaps: ${error.message}\n`);
-    process.exitCode = 1;
-  } else throw error;
-}
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof CommunityDatabaseError) {
+      process.stderr.write(`newsdesk gaps: ${error.message}\n`);
+      process.exitCode = 1;
+    } else throw error;
+  },
+);

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 export const FOLLOW_DAYS = 30;
 
 /** After this many failed replies a correction is given up (the answer's message was deleted, say). */
-const MAX_FAILED_POSTS = 3;
+export const MAX_FAILED_POSTS = 3;
 
 /** A paragraph as an answer quoted it. */
 export interface CitedPassage {
@@ -22,7 +22,8 @@ export interface FollowedPassage extends CitedPassage {
   citedAt: Date;
 }
 
-interface FollowedRow {
+/** A followed citation's row as both stores return it. */
+export interface FollowedRow {
   message_id: string;
   guild_id: string | null;
   channel_id: string;
@@ -124,16 +125,7 @@ export class CitedPassages {
          ORDER BY MIN(id)`,
       )
       .all(since.getTime())
-      .map((row) => ({
-        messageId: row.message_id,
-        guildId: row.guild_id,
-        channelId: row.channel_id,
-        citedAt: new Date(row.cited_at),
-        citation: row.citation,
-        articleId: row.article_id,
-        paragraph: row.paragraph,
-        text: row.text,
-      }));
+      .map(followedFromRow);
   }
 
   /**
@@ -178,4 +170,17 @@ export class CitedPassages {
   purgeBefore(before: Date): number {
     return this.#db.prepare('DELETE FROM cited_passages WHERE cited_at < ?').run(before.getTime()).changes;
   }
+}
+
+export function followedFromRow(row: FollowedRow): FollowedPassage {
+  return {
+    messageId: row.message_id,
+    guildId: row.guild_id,
+    channelId: row.channel_id,
+    citedAt: new Date(row.cited_at),
+    citation: row.citation,
+    articleId: row.article_id,
+    paragraph: row.paragraph,
+    text: row.text,
+  };
 }

@@ -52,7 +52,8 @@ export function questionHash(question: string): string {
   return createHash('sha256').update(normalised).digest('hex').slice(0, 12);
 }
 
-interface AnswerRow {
+/** An `answers` row as both stores return it (times and ids as numbers). */
+export interface AnswerRow {
   id: number;
   answered_at: number;
   guild_id: string | null;
@@ -120,7 +121,7 @@ export class CommunityStore {
         const byMessage = this.#db
           .prepare<[string], AnswerRow>('SELECT * FROM answers WHERE message_id = ? ORDER BY id DESC LIMIT 1')
           .get(lookup.messageId);
-        if (byMessage) return fromRow(byMessage);
+        if (byMessage) return answerFromRow(byMessage);
         const byState = this.#db
           .prepare<[string, string, string | null], AnswerRow>(
             `SELECT * FROM answers WHERE question_hash = ? AND first_citation = ? AND channel_id IS ? AND message_id IS NULL
@@ -129,14 +130,14 @@ export class CommunityStore {
           .get(lookup.questionHash, lookup.firstCitation, lookup.channelId);
         if (!byState) return undefined;
         this.#db.prepare('UPDATE answers SET message_id = ? WHERE id = ?').run(lookup.messageId, byState.id);
-        return fromRow({ ...byState, message_id: lookup.messageId });
+        return answerFromRow({ ...byState, message_id: lookup.messageId });
       })
       .immediate();
   }
 
   answer(id: number): StoredAnswer | undefined {
     const row = this.#db.prepare<[number], AnswerRow>('SELECT * FROM answers WHERE id = ?').get(id);
-    return row ? fromRow(row) : undefined;
+    return row ? answerFromRow(row) : undefined;
   }
 
   /** Stores a "No coverage found". */
@@ -217,7 +218,11 @@ export class CommunityStore {
          ORDER BY not_helpful DESC, helpful_votes ASC, answers.answered_at DESC LIMIT @limit`,
       )
       .all({ since: since.getTime(), limit, guild: guildId ?? null })
-      .map((row) => ({ answer: fromRow(row), notHelpful: row.not_helpful, helpful: row.helpful_votes }));
+      .map((row) => ({
+        answer: answerFromRow(row),
+        notHelpful: row.not_helpful,
+        helpful: row.helpful_votes,
+      }));
   }
 
   /** Answers given, questions without coverage and votes cast since `since`. */
@@ -244,7 +249,7 @@ export class CommunityStore {
   }
 }
 
-function fromRow(row: AnswerRow): StoredAnswer {
+export function answerFromRow(row: AnswerRow): StoredAnswer {
   return {
     id: row.id,
     answeredAt: new Date(row.answered_at),

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { CitedPassages, FOLLOW_DAYS } from './cited-passages.ts';
 import { CommunityStore } from './community-store.ts';
 import { openDatabase } from './database.ts';
+import type { RecordStore } from './record-store.ts';
 import { WatchList, type WatchRules } from './watch-list.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -11,8 +12,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The database's file name inside DATA_DIR. */
 export const DATABASE_FILE = 'newsdesk.sqlite';
 
-/** What the community did, in one SQLite file: the records, the watches, and how long records are kept. */
-export class Community {
+/**
+ * What the community did, in one SQLite file: the records, the watches, and how long records are kept.
+ * The default `RecordStore`; its methods answer at once, on the calling thread.
+ */
+export class Community implements RecordStore {
+  readonly kind = 'sqlite';
   readonly records: CommunityStore;
   readonly watches: WatchList;
   /** What posted answers cited, followed for FOLLOW_DAYS so a reload that corrects it can be told. */
@@ -22,6 +27,7 @@ export class Community {
   /** RECORD_DAYS: answers, votes and questions without coverage older than this are deleted daily. */
   readonly recordDays: number;
   readonly file: string;
+  readonly location: string;
   readonly #db: Database.Database;
 
   constructor(
@@ -30,6 +36,7 @@ export class Community {
   ) {
     this.#db = db;
     this.file = options.file;
+    this.location = options.file;
     this.records = new CommunityStore(db);
     this.watches = new WatchList(db, options.watchRules);
     this.citations = new CitedPassages(db);
@@ -43,8 +50,11 @@ export class Community {
     recordQuestions?: boolean;
     recordDays?: number;
     watchRules?: WatchRules;
+    /** See `openDatabase`; a serving bot passes `SERVING_BUSY_TIMEOUT_MS`. @default 5000 */
+    busyTimeoutMs?: number;
   }) {
-    return new Community(openDatabase(options.file), {
+    const busy = options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs };
+    return new Community(openDatabase(options.file, busy), {
       file: options.file,
       recordQuestions: options.recordQuestions ?? true,
       recordDays: options.recordDays ?? 90,

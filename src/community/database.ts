@@ -17,10 +17,19 @@ export class CommunityDatabaseError extends Error {
 }
 
 /**
- * How long a write waits for another process's transaction before giving up, in milliseconds. Shards
- * and replicas share one file; every transaction here lasts well under a millisecond.
+ * How long a statement waits for another process's transaction before giving up, in milliseconds, for
+ * the tools that write the file directly (`npm run gaps`, tests). Shards share one file; every
+ * transaction here lasts well under a millisecond. A serving bot passes a far shorter one
+ * (`SERVING_BUSY_TIMEOUT_MS`): SQLite waits on the thread that answers questions.
  */
 const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * The serving bot's busy timeout: long enough for another shard's sub-millisecond transaction, short
+ * enough that a file locked by another process costs the answering thread no more than this per try
+ * (`RecordKeeper` retries in the background, not on the serving path).
+ */
+export const SERVING_BUSY_TIMEOUT_MS = 50;
 
 /**
  * Opens (creating it and its folder if need be) the SQLite file at `file`, in WAL mode so readers never
@@ -30,7 +39,7 @@ const BUSY_TIMEOUT_MS = 5000;
  */
 export function openDatabase(
   file: string,
-  options: { migrations?: readonly Migration[]; readonly?: boolean } = {},
+  options: { migrations?: readonly Migration[]; readonly?: boolean; busyTimeoutMs?: number } = {},
 ): Database.Database {
   const migrations = options.migrations ?? MIGRATIONS;
   let db: Database.Database | undefined;
@@ -48,6 +57,8 @@ export function openDatabase(
       db.pragma('synchronous = NORMAL');
       migrate(db, file, migrations);
     }
+    // Set after the migrations, which may wait for another shard's (start-up only).
+    if (options.busyTimeoutMs !== undefined) db.pragma(`busy_timeout = ${Math.round(options.busyTimeoutMs)}`);
     return db;
   } catch (error) {
     db?.close();
@@ -77,7 +88,7 @@ function migrate(db: Database.Database, file: string, migrations: readonly Migra
     db.transaction(() => {
       checkVersion(db, file, migrations);
       if (userVersion(db) >= migration.version) return;
-      migration.up(db);
+      db.exec(migration.sqlite);
       db.pragma(`user_version = ${migration.version}`);
     }).immediate();
   }

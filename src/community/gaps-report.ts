@@ -1,6 +1,6 @@
-import type { Community } from './community.ts';
 import type { UnhelpfulAnswer } from './community-store.ts';
 import { type GapGroup, groupQuestions } from './gaps.ts';
+import type { RecordStore } from './record-store.ts';
 
 /** What the coverage lacks, over a period: `/gaps` and `npm run gaps` show the same report. */
 export interface GapsReport {
@@ -23,12 +23,12 @@ const UNHELPFUL_LIMIT = 50;
  * The report over the last `days`: for one guild (what `/gaps` shows its moderators: never another
  * server's questions), or for every guild (the operator's `npm run gaps`).
  */
-export function buildGapsReport(
-  community: Community,
+export async function buildGapsReport(
+  community: Pick<RecordStore, 'records' | 'recordQuestions'>,
   options: { now: Date; days: number; guildId?: string },
-): GapsReport {
+): Promise<GapsReport> {
   const from = new Date(options.now.getTime() - options.days * 24 * 60 * 60 * 1000);
-  const questions = community.records.unansweredSince(from, options.guildId);
+  const questions = await community.records.unansweredSince(from, options.guildId);
   return {
     days: options.days,
     from,
@@ -36,7 +36,7 @@ export function buildGapsReport(
     questionsRecorded: community.recordQuestions,
     unanswered: questions.length,
     groups: groupQuestions(questions),
-    unhelpful: community.records.unhelpfulSince(from, UNHELPFUL_LIMIT, options.guildId),
+    unhelpful: await community.records.unhelpfulSince(from, UNHELPFUL_LIMIT, options.guildId),
   };
 }
 

@@ -1,24 +1,27 @@
-import type Database from 'better-sqlite3';
-
-/** One step of the schema; `version` is what `PRAGMA user_version` says once it has run. */
+/**
+ * One step of the schema, for both stores: `sqlite` runs in the SQLite file (after it `PRAGMA
+ * user_version` says `version`), `postgres` in PostgreSQL (after it `newsdesk_schema.version` does).
+ * The two say the same thing in each dialect: same tables, columns, meanings and indexes.
+ */
 export interface Migration {
   version: number;
   /** What the step does, for the log. */
   name: string;
-  up(db: Database.Database): void;
+  sqlite: string;
+  postgres: string;
 }
 
 /**
- * The schema's history, oldest first. A released step is never edited: a change is a new step, so a
- * database written by any earlier version is brought up to date by running the steps it lacks.
- * Times are milliseconds since the epoch; ids are Discord snowflakes as text.
+ * The schema's history, oldest first, one list for both stores. A released step is never edited: a
+ * change is a new step (in both dialects), so a database written by any earlier version is brought up
+ * to date by running the steps it lacks. Times are milliseconds since the epoch; ids are Discord
+ * snowflakes as text.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'answers, votes and questions without coverage',
-    up(db) {
-      db.exec(`
+    sqlite: `
         CREATE TABLE answers (
           id INTEGER PRIMARY KEY,
           answered_at INTEGER NOT NULL,
@@ -56,14 +59,48 @@ export const MIGRATIONS: readonly Migration[] = [
           corpus_version TEXT NOT NULL
         );
         CREATE INDEX unanswered_by_time ON unanswered (asked_at);
-      `);
-    },
+      `,
+    postgres: `
+        CREATE TABLE answers (
+          id BIGSERIAL PRIMARY KEY,
+          answered_at BIGINT NOT NULL,
+          guild_id TEXT,
+          channel_id TEXT,
+          message_id TEXT,
+          question TEXT,
+          question_hash TEXT NOT NULL,
+          citations TEXT NOT NULL,
+          first_citation TEXT NOT NULL,
+          corpus_version TEXT NOT NULL
+        );
+        CREATE INDEX answers_by_time ON answers (answered_at);
+        CREATE INDEX answers_by_message ON answers (message_id) WHERE message_id IS NOT NULL;
+        CREATE INDEX answers_by_state ON answers (question_hash, first_citation, channel_id, answered_at);
+
+        CREATE TABLE votes (
+          answer_id BIGINT NOT NULL REFERENCES answers (id) ON DELETE CASCADE,
+          user_id TEXT NOT NULL,
+          helpful SMALLINT NOT NULL CHECK (helpful IN (0, 1)),
+          voted_at BIGINT NOT NULL,
+          PRIMARY KEY (answer_id, user_id)
+        );
+        CREATE INDEX votes_by_time ON votes (voted_at);
+
+        CREATE TABLE unanswered (
+          id BIGSERIAL PRIMARY KEY,
+          asked_at BIGINT NOT NULL,
+          guild_id TEXT,
+          channel_id TEXT,
+          question TEXT,
+          corpus_version TEXT NOT NULL
+        );
+        CREATE INDEX unanswered_by_time ON unanswered (asked_at);
+      `,
   },
   {
     version: 2,
     name: 'watched questions',
-    up(db) {
-      db.exec(`
+    sqlite: `
         CREATE TABLE watches (
           id INTEGER PRIMARY KEY,
           user_id TEXT NOT NULL,
@@ -79,14 +116,28 @@ export const MIGRATIONS: readonly Migration[] = [
         );
         CREATE INDEX watches_by_user ON watches (user_id);
         CREATE INDEX watches_by_expiry ON watches (expires_at);
-      `);
-    },
+      `,
+    postgres: `
+        CREATE TABLE watches (
+          id BIGSERIAL PRIMARY KEY,
+          user_id TEXT NOT NULL,
+          guild_id TEXT,
+          channel_id TEXT NOT NULL,
+          question TEXT NOT NULL,
+          created_at BIGINT NOT NULL,
+          expires_at BIGINT NOT NULL,
+          claimed_at BIGINT,
+          failed_posts INTEGER NOT NULL DEFAULT 0,
+          UNIQUE (user_id, channel_id, question)
+        );
+        CREATE INDEX watches_by_user ON watches (user_id);
+        CREATE INDEX watches_by_expiry ON watches (expires_at);
+      `,
   },
   {
     version: 3,
     name: 'passages cited by posted answers, followed for corrections',
-    up(db) {
-      db.exec(`
+    sqlite: `
         CREATE TABLE cited_passages (
           id INTEGER PRIMARY KEY,
           -- The interaction that posted the answer: its message id is attached once the reply is out.
@@ -107,8 +158,26 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX cited_by_interaction ON cited_passages (interaction_id) WHERE message_id IS NULL;
         CREATE INDEX cited_by_message ON cited_passages (message_id, citation);
         CREATE INDEX cited_by_time ON cited_passages (cited_at);
-      `);
-    },
+      `,
+    postgres: `
+        CREATE TABLE cited_passages (
+          id BIGSERIAL PRIMARY KEY,
+          interaction_id TEXT NOT NULL,
+          message_id TEXT,
+          guild_id TEXT,
+          channel_id TEXT NOT NULL,
+          cited_at BIGINT NOT NULL,
+          citation TEXT NOT NULL,
+          article_id TEXT NOT NULL,
+          paragraph INTEGER NOT NULL,
+          text TEXT NOT NULL,
+          corrected_at BIGINT,
+          failed_posts INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX cited_by_interaction ON cited_passages (interaction_id) WHERE message_id IS NULL;
+        CREATE INDEX cited_by_message ON cited_passages (message_id, citation);
+        CREATE INDEX cited_by_time ON cited_passages (cited_at);
+      `,
   },
 ];
 

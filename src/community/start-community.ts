@@ -5,9 +5,16 @@ import type { ChannelPoster } from '../interactions/reload-notifier.ts';
 import { WatchNotifier } from '../interactions/watch-notifier.ts';
 import type { Logger } from '../logging/logger.ts';
 import { Community } from './community.ts';
-import { CommunityDatabaseError } from './database.ts';
+import { CommunityDatabaseError, SERVING_BUSY_TIMEOUT_MS } from './database.ts';
+import { PostgresCommunity } from './postgres-community.ts';
+import { RecordKeeper } from './record-keeper.ts';
+import type { RecordStore } from './record-store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The settings the community records are opened with. */
+type CommunityConfig = Pick<Config, 'DATA_DIR' | 'RECORD_QUESTIONS' | 'RECORD_DAYS'> &
+  Partial<Pick<Config, 'DATABASE_URL'>>;
 
 /**
  * Opens the community database DATA_DIR names. A database that cannot be used does not stop the bot:
@@ -15,10 +22,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * recording anything, offering no buttons that need the database. Undefined also when DATA_DIR is empty.
  */
 export function openCommunity(options: {
-  config: Pick<Config, 'DATA_DIR' | 'RECORD_QUESTIONS' | 'RECORD_DAYS'>;
+  config: CommunityConfig;
   logger: Logger;
   /** Where the start-up problem is written. @default stderr */
   writeLine?: (line: string) => void;
+  /** SQLite's busy timeout; see `openDatabase`. @default 5000 */
+  busyTimeoutMs?: number;
 }): Community | undefined {
   const { config, logger } = options;
   const file = Community.fileFor(config);
@@ -31,6 +40,7 @@ export function openCommunity(options: {
       file,
       recordQuestions: config.RECORD_QUESTIONS,
       recordDays: config.RECORD_DAYS,
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
     });
     logger.info('community database open', {
       file,
@@ -50,23 +60,56 @@ export function openCommunity(options: {
 }
 
 /**
+ * With DATABASE_URL, the records in PostgreSQL. Nothing connects yet beyond a first try in the
+ * background: a server that is down at start-up does not stop the bot, whose records wait for it.
+ */
+function openPostgres(url: string, config: CommunityConfig, logger: Logger): PostgresCommunity {
+  const store = new PostgresCommunity({
+    url,
+    recordQuestions: config.RECORD_QUESTIONS,
+    recordDays: config.RECORD_DAYS,
+  });
+  store.ready().then(
+    (version) =>
+      logger.info('community database open', {
+        database: store.location,
+        schema: version,
+        recordQuestions: config.RECORD_QUESTIONS,
+        recordDays: config.RECORD_DAYS,
+      }),
+    (error: unknown) =>
+      logger.error('community database (PostgreSQL) not reachable yet; records wait for it', {
+        database: store.location,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  );
+  return store;
+}
+
+/**
  * Enforces RECORD_DAYS now and then once a day: deletes older answers, votes and questions without
  * coverage, and expired watches. Returns a function that stops it.
  */
 export function keepRetention(
-  community: Community,
+  community: RecordStore,
   logger: Logger,
   now: () => Date = () => new Date(),
 ): () => void {
+  const failed = (error: unknown) =>
+    logger.warn('community records: the daily clean-up failed; it will be tried again tomorrow', { error });
   const purge = () => {
     try {
-      const deleted = community.enforceRetention(now());
-      logger.info('community records older than RECORD_DAYS deleted', {
-        ...deleted,
-        days: community.recordDays,
-      });
+      // SQLite deletes before this returns; PostgreSQL when it answers.
+      Promise.resolve(community.enforceRetention(now())).then(
+        (deleted) =>
+          logger.info('community records older than RECORD_DAYS deleted', {
+            ...deleted,
+            days: community.recordDays,
+          }),
+        failed,
+      );
     } catch (error) {
-      logger.warn('community records: the daily clean-up failed; it will be tried again tomorrow', { error });
+      failed(error);
     }
   };
   purge();
@@ -77,10 +120,19 @@ export function keepRetention(
 
 /** What `startCommunity` set up. */
 export interface RunningCommunity {
-  /** Undefined when nothing is recorded (DATA_DIR empty, or the database unusable). */
+  /**
+   * The SQLite file, when the records are kept there (tools and tests read it directly); undefined with
+   * DATABASE_URL, or when nothing is recorded (DATA_DIR empty, or the database unusable).
+   */
   community: Community | undefined;
-  stop(): void;
+  /** What the bot records through, whichever store keeps the records; undefined when nothing is recorded. */
+  keeper: RecordKeeper | undefined;
+  /** Stops the clean-up and the checks, writes what waits (a few seconds at most), then closes the store. */
+  stop(): Promise<void>;
 }
+
+/** The longest a stop waits for records still waiting on the database. */
+const STOP_FLUSH_MS = 2_000;
 
 /**
  * Everything the community database does in a running bot: opened at start, cleaned daily, and after
@@ -89,7 +141,7 @@ export interface RunningCommunity {
  * and answers whose cited paragraphs changed are replied to with the correction.
  */
 export function startCommunity(options: {
-  config: Pick<Config, 'DATA_DIR' | 'RECORD_QUESTIONS' | 'RECORD_DAYS'>;
+  config: CommunityConfig;
   logger: Logger;
   /**
    * How answers to watched questions and corrections are posted; without one, watches and citations
@@ -99,11 +151,19 @@ export function startCommunity(options: {
   /** Subscribes to successful reloads (`CorpusLifecycle.onReloaded`); returns an unsubscribe. */
   onReloaded?: (listener: (engine: EngineView) => void) => () => void;
 }): RunningCommunity {
-  const community = openCommunity(options);
-  if (!community) return { community, stop: () => undefined };
-  const stops = [keepRetention(community, options.logger)];
+  const url = options.config.DATABASE_URL;
+  const sqlite = url ? undefined : openCommunity({ ...options, busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS });
+  const store: RecordStore | undefined = url ? openPostgres(url, options.config, options.logger) : sqlite;
+  if (!store) return { community: undefined, keeper: undefined, stop: async () => undefined };
+  const keeper = new RecordKeeper({ store, logger: options.logger });
+  const stops = [keepRetention(store, options.logger)];
   if (options.poster && options.onReloaded) {
-    const settings = { community, poster: options.poster, logger: options.logger };
+    const settings = {
+      community: store,
+      poster: options.poster,
+      logger: options.logger,
+      record: keeper.write.bind(keeper),
+    };
     const watches = new WatchNotifier(settings);
     const corrections = new CorrectionNotifier(settings);
     stops.push(
@@ -118,10 +178,13 @@ export function startCommunity(options: {
     );
   }
   return {
-    community,
-    stop: () => {
+    community: sqlite,
+    keeper,
+    stop: async () => {
       for (const stop of stops.splice(0)) stop();
-      community.close();
+      // Nothing waiting (as it should be): closed before this returns, as a tool expects of SQLite.
+      if (keeper.pending > 0) await keeper.flush(STOP_FLUSH_MS);
+      await store.close();
     },
   };
 }

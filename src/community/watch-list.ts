@@ -29,11 +29,12 @@ export interface WatchRules {
 export const WATCH_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 export const WATCHES_PER_MEMBER = 10;
 /** A claimed watch whose post neither succeeded nor failed within this (a crashed process) is free again. */
-const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
+export const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
 /** Posts that fail this many times (a deleted channel, lost permissions) end the watch. */
-const MAX_FAILED_POSTS = 3;
+export const MAX_FAILED_POSTS = 3;
 
-interface WatchRow {
+/** A `watches` row as both stores return it. */
+export interface WatchRow {
   id: number;
   user_id: string;
   guild_id: string | null;
@@ -75,7 +76,7 @@ export class WatchList {
             'SELECT * FROM watches WHERE user_id = ? AND channel_id = ? AND question = ? AND expires_at > ?',
           )
           .get(watch.userId, watch.channelId, watch.question, now);
-        if (existing) return { status: 'already-watching', watch: fromRow(existing) };
+        if (existing) return { status: 'already-watching', watch: watchFromRow(existing) };
         const held =
           this.#db
             .prepare<[string, number], { n: number }>(
@@ -97,7 +98,7 @@ export class WatchList {
         );
         const added = this.#db.prepare<[number], WatchRow>('SELECT * FROM watches WHERE id = ?').get(id);
         if (!added) throw new Error('WatchList: a watch just inserted is missing');
-        return { status: 'added', watch: fromRow(added) };
+        return { status: 'added', watch: watchFromRow(added) };
       })
       .immediate();
   }
@@ -109,7 +110,7 @@ export class WatchList {
         'SELECT * FROM watches WHERE user_id = ? AND expires_at > ? ORDER BY created_at, id',
       )
       .all(userId, now.getTime())
-      .map(fromRow);
+      .map(watchFromRow);
   }
 
   /** Cancels one of the member's own watches; false if there was none with that id (or not theirs). */
@@ -125,7 +126,7 @@ export class WatchList {
         'SELECT * FROM watches WHERE expires_at > ? AND (claimed_at IS NULL OR claimed_at < ?) ORDER BY created_at, id',
       )
       .all(at, at - CLAIM_TIMEOUT_MS)
-      .map(fromRow);
+      .map(watchFromRow);
   }
 
   /** Takes a watch for posting; true for exactly one of the processes that try. */
@@ -164,7 +165,7 @@ export class WatchList {
   }
 }
 
-function fromRow(row: WatchRow): Watch {
+export function watchFromRow(row: WatchRow): Watch {
   return {
     id: row.id,
     userId: row.user_id,

@@ -101,6 +101,11 @@ export class FeedPoller {
     return this.#options.state.remove(url);
   }
 
+  /** Reads the state file again: another replica polls the feeds, or changed them. */
+  refresh(): Promise<void> {
+    return this.#options.state.refresh();
+  }
+
   /** Polls every feed that is due, one after another. Never throws: each feed's failure is its own. */
   pollDue(): Promise<PollReport[]> {
     this.#polling ??= this.#pollDue().finally(() => {
@@ -122,6 +127,8 @@ export class FeedPoller {
   }
 
   async #pollDue(): Promise<PollReport[]> {
+    // Another replica may have polled or changed the feeds since (it held the lease before this one).
+    await this.#options.state.refresh();
     const reports: PollReport[] = [];
     for (const record of this.#options.state.list()) {
       if (Date.parse(record.nextPollAt) > this.#now()) continue;

@@ -42,19 +42,28 @@ export class FeedState {
   readonly path: string;
   #feeds: FeedRecord[];
   #writing: Promise<void> = Promise.resolve();
+  readonly #shared: boolean;
 
-  private constructor(path: string, feeds: FeedRecord[]) {
+  private constructor(path: string, feeds: FeedRecord[], shared: boolean) {
     this.path = path;
     this.#feeds = feeds;
+    this.#shared = shared;
   }
 
-  /** Reads the state file; a missing file is no feeds yet. Throws `FeedStateError` for an unreadable one. */
-  static async open(path: string): Promise<FeedState> {
+  /**
+   * Reads the state file; a missing file is no feeds yet. Throws `FeedStateError` for an unreadable one.
+   * `shared`: other replicas write the same file (REDIS_URL), so every change reads it again first.
+   */
+  static async open(path: string, options: { shared?: boolean } = {}): Promise<FeedState> {
+    return new FeedState(path, await FeedState.#read(path), options.shared ?? false);
+  }
+
+  static async #read(path: string): Promise<FeedRecord[]> {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if (isErrnoException(error) && error.code === 'ENOENT') return new FeedState(path, []);
+      if (isErrnoException(error) && error.code === 'ENOENT') return [];
       throw error;
     }
     let parsed: ReturnType<typeof StateFileSchema.safeParse>;
@@ -70,7 +79,13 @@ export class FeedState {
         `The feed state file ${path} is not in the expected shape; move it aside to start afresh.`,
       );
     }
-    return new FeedState(path, parsed.data.feeds);
+    return parsed.data.feeds;
+  }
+
+  /** Reads the file again (another replica changed it); an unreadable file leaves what is known. */
+  async refresh(): Promise<void> {
+    await this.#writing.catch(() => undefined);
+    this.#feeds = await FeedState.#read(this.path).catch(() => this.#feeds);
   }
 
   list(): readonly FeedRecord[] {
@@ -83,6 +98,7 @@ export class FeedState {
 
   /** Adds a feed or changes one, then persists. */
   async put(record: FeedRecord): Promise<void> {
+    if (this.#shared) await this.refresh();
     const kept = { ...record, seen: record.seen.slice(-SEEN_KEPT) };
     const at = this.#feeds.findIndex((feed) => feed.url === record.url);
     this.#feeds = at < 0 ? [...this.#feeds, kept] : this.#feeds.map((feed, i) => (i === at ? kept : feed));
@@ -91,6 +107,7 @@ export class FeedState {
 
   /** Removes a feed; resolves whether there was one. */
   async remove(url: string): Promise<boolean> {
+    if (this.#shared) await this.refresh();
     const before = this.#feeds.length;
     this.#feeds = this.#feeds.filter((feed) => feed.url !== url);
     if (this.#feeds.length === before) return false;

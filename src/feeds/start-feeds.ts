@@ -34,7 +34,10 @@ export async function openFeeds(options: {
     return undefined;
   let state: FeedState;
   try {
-    state = await FeedState.open(feedStatePath(config.CORPUS_PATH));
+    // With REDIS_URL, replicas share the folder and so the state file beside it.
+    state = await FeedState.open(feedStatePath(config.CORPUS_PATH), {
+      shared: config.REDIS_URL !== undefined,
+    });
   } catch (error) {
     if (!(error instanceof FeedStateError)) throw error;
     logger.error('feeds not followed', { error: error.message });

@@ -72,7 +72,7 @@ export async function runImport(targets: readonly string[], options: ImportOptio
         continue;
       }
       await add(target, async () =>
-        webArticleFromHtml(decodePage(await readFile(target), undefined), { fileName: target }, known),
+        webArticleFromHtml(decodePage(await readSavedPage(target), undefined), { fileName: target }, known),
       );
       continue;
     }
@@ -97,9 +97,34 @@ export async function runImport(targets: readonly string[], options: ImportOptio
   return summary;
 }
 
+/** A saved page that could not be read: missing, a folder, not readable. */
+class SavedPageError extends Error {}
+
+const UNREADABLE: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'a folder, not a saved page',
+  EACCES: 'not allowed to read it',
+  EPERM: 'not allowed to read it',
+};
+
+async function readSavedPage(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new SavedPageError(UNREADABLE[code] ?? `could not be read (${code})`);
+  }
+}
+
 /** Why a target was not imported, in plain words; undefined for a bug. */
 function reasonOf(error: unknown): string | undefined {
-  if (error instanceof FeedFormatError || error instanceof CorpusStoreError) return error.message;
+  if (
+    error instanceof FeedFormatError ||
+    error instanceof CorpusStoreError ||
+    error instanceof SavedPageError
+  )
+    return error.message;
   return importRefusal(error)?.message;
 }
 

@@ -14,38 +14,45 @@ export function citedIn(results: readonly AnswerResult[]): CitedPassage[] {
 }
 
 /**
+ * Interactions whose answer's citations were handed to the keeper, waiting for their message id: known
+ * here rather than read back, since the write may still be waiting for the database.
+ */
+const awaitingMessage = new WeakSet<IncomingInteraction>();
+
+/**
  * Keeps what a public answer cites so a reload that corrects it can be told to its message. The
  * message id comes once the reply is posted (`attachPostedMessage`). Nothing is kept without a
- * database or outside a channel; a failed write is logged and the answer goes out as it is.
+ * database or outside a channel; the answer never waits for the write (see `RecordKeeper`).
  */
 export function followCitations(
   ctx: CommandContext,
   interaction: IncomingInteraction,
   cited: readonly CitedPassage[],
 ): void {
-  const citations = ctx.community?.citations;
-  if (!citations || !interaction.channelId || cited.length === 0) return;
-  try {
-    citations.follow({
+  const community = ctx.community;
+  const channelId = interaction.channelId;
+  if (!community || !channelId || cited.length === 0) return;
+  const citedAt = ctx.now();
+  community.write('an answer’s citations', (store) =>
+    store.citations.follow({
       interactionId: interaction.id,
       guildId: interaction.guildId,
-      channelId: interaction.channelId,
-      citedAt: ctx.now(),
+      channelId,
+      citedAt,
       passages: cited,
-    });
-  } catch (error) {
-    ctx.logger.warn('community database: an answer’s citations could not be kept', { error });
-  }
+    }),
+  );
+  awaitingMessage.add(interaction);
 }
 
-/** Whether the answer on `messageId` is followed (its other pages then are too); false when unsure. */
-export function isFollowedMessage(ctx: CommandContext, messageId: string): boolean {
-  try {
-    return ctx.community?.citations.isFollowed(messageId) ?? false;
-  } catch (error) {
-    ctx.logger.warn('community database: could not read followed answers', { error });
-    return false;
-  }
+/**
+ * Whether the answer on `messageId` is followed (its other pages then are too); false when unsure,
+ * at once while the database is known to be down.
+ */
+export function isFollowedMessage(ctx: CommandContext, messageId: string): Promise<boolean> {
+  return (
+    ctx.community?.askOr(false, (store) => store.citations.isFollowed(messageId)) ?? Promise.resolve(false)
+  );
 }
 
 /**
@@ -58,12 +65,16 @@ export async function attachPostedMessage(
   interaction: IncomingInteraction,
   posted: MaybePosted,
 ): Promise<void> {
-  const citations = ctx.community?.citations;
-  if (!citations || !posted) return;
+  const community = ctx.community;
+  if (!community || !posted || !awaitingMessage.has(interaction)) return;
+  awaitingMessage.delete(interaction);
   try {
-    if (!citations.awaitsMessage(interaction.id)) return;
     const messageId = await posted.id();
-    if (messageId) citations.attachMessage(interaction.id, messageId);
+    // Behind the citations' own write, in order: attached once they are there.
+    if (messageId)
+      community.write('a posted answer’s message id', (store) =>
+        store.citations.attachMessage(interaction.id, messageId),
+      );
     else ctx.logger.info('the posted answer’s message id is unknown; its citations will not be followed');
   } catch (error) {
     ctx.logger.warn('could not note the posted answer’s message; its citations will not be followed', {

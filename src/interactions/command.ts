@@ -6,8 +6,9 @@ import type {
   SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
 import type { z } from 'zod';
-import type { Community } from '../community/community.ts';
+import type { RecordKeeper } from '../community/record-keeper.ts';
 import type { Config } from '../config.ts';
+import type { ServiceHealth } from '../health.ts';
 import type { Logger } from '../logging/logger.ts';
 import type {
   AutocompleteChoice,
@@ -38,8 +39,13 @@ export interface CommandContext {
    * several shards (the console, the HTTP endpoint, an unsharded gateway bot).
    */
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
-  /** Votes, questions without coverage and watches; absent when nothing is stored (see src/community/). */
-  community?: Community;
+  /**
+   * Votes, questions without coverage and watches, through the keeper that never lets an answer wait
+   * on them (SQLite or PostgreSQL behind it); absent when nothing is stored (see src/community/).
+   */
+  community?: RecordKeeper;
+  /** The records' database and Redis, and whether this replica serves the announced corpus (`/about`). */
+  health?: () => ServiceHealth;
 }
 
 /** Who may run a command or press a button. */

@@ -1,10 +1,11 @@
-import type { Community } from '../community/community.ts';
+import type { RecordKeeper } from '../community/record-keeper.ts';
 import type { Config } from '../config.ts';
+import type { ServiceHealth } from '../health.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
 import type { DispatchContext } from './dispatch.ts';
 import type { CorpusAdministration, FeedsAdministration, LibraryView, PeerStatus } from './library-view.ts';
-import { RateLimiter } from './rate-limiter.ts';
+import { type QuestionLimiter, RateLimiter } from './rate-limiter.ts';
 import { CommandRegistry } from './registry.ts';
 
 /**
@@ -20,8 +21,15 @@ export function createDispatchContext(options: {
   feeds?: FeedsAdministration;
   /** Every shard's status, for `/about`; see `CommandContext.peerStatuses`. */
   peerStatuses?: () => Promise<PeerStatus[] | undefined>;
-  /** The community database; omit to store nothing. */
-  community?: Community;
+  /** The community records; omit to store nothing. */
+  community?: RecordKeeper;
+  /** The records' database and Redis, and the replica's corpus version, for `/about`. */
+  health?: () => ServiceHealth;
+  /**
+   * Counts questions across replicas (REDIS_URL), given this process's limiter to fall back on.
+   * @default this process's limiter alone
+   */
+  shareRateLimit?: (local: RateLimiter) => QuestionLimiter;
   /** @default a JSON-lines logger on stderr at `config.LOG_LEVEL` */
   logger?: Logger;
   /** The commands to offer: start-up passes every command in `commands/index.ts`. */
@@ -46,15 +54,30 @@ export function createDispatchContext(options: {
     startedAt: new Date(Math.round(performance.timeOrigin)),
     now: () => new Date(now()),
     commands: new CommandRegistry(options.commands),
-    rateLimiter: new RateLimiter({
-      limit: (options.rateLimited ?? true) ? options.config.RATE_LIMIT_QUESTIONS : Number.POSITIVE_INFINITY,
-      windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
-      now,
-    }),
+    rateLimiter: limiterFor(options, now),
     corpus: options.corpus,
     feeds: options.feeds,
     peerStatuses: options.peerStatuses,
     deferAfterMs: options.deferAfterMs,
     community: options.community,
+    health: options.health,
   };
+}
+
+/** One limiter per process, shared across replicas when asked to; never a limit at the console. */
+function limiterFor(
+  options: {
+    config: Config;
+    rateLimited?: boolean;
+    shareRateLimit?: (local: RateLimiter) => QuestionLimiter;
+  },
+  now: () => number,
+): QuestionLimiter {
+  const limited = options.rateLimited ?? true;
+  const local = new RateLimiter({
+    limit: limited ? options.config.RATE_LIMIT_QUESTIONS : Number.POSITIVE_INFINITY,
+    windowMs: options.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
+    now,
+  });
+  return limited && options.shareRateLimit ? options.shareRateLimit(local) : local;
 }

@@ -17,7 +17,7 @@ export class CorrectionNotifier extends ReloadNotifier {
   protected async checkAll(engine: EngineView): Promise<number> {
     let due: FollowedPassage[];
     try {
-      due = this.community.citations.due(new Date(this.now().getTime() - FOLLOW_DAYS * DAY_MS));
+      due = await this.community.citations.due(new Date(this.now().getTime() - FOLLOW_DAYS * DAY_MS));
     } catch (error) {
       this.logger.error('corrections: could not read the database', { error });
       return 0;
@@ -50,7 +50,7 @@ export class CorrectionNotifier extends ReloadNotifier {
   async #reply(messageId: string, channelId: string, found: ShownCorrection[]): Promise<boolean> {
     // Another shard or replica reloading the same change, or an earlier run, may have taken some.
     const claimed = new Set(
-      this.community.citations.claim(
+      await this.community.citations.claim(
         messageId,
         found.map((item) => item.correction.citation),
         this.now(),
@@ -62,8 +62,10 @@ export class CorrectionNotifier extends ReloadNotifier {
     try {
       await this.poster.post(channelId, finalizeReply(renderCorrections(mine)), { replyTo: messageId });
     } catch (error) {
-      const kept = this.community.citations.release(messageId, citations);
-      this.logger.warn('correction: replying to the answer failed', { message: messageId, kept, error });
+      this.record('a correction’s failed reply', async (store) => {
+        const kept = await store.citations.release(messageId, citations);
+        this.logger.warn('correction: replying to the answer failed', { message: messageId, kept, error });
+      });
       return false;
     }
     this.logger.info('correction replied to a cited answer', { message: messageId, citations });

@@ -13,14 +13,14 @@ import type {
 } from './incoming.ts';
 import { describeOptionProblems } from './option-problems.ts';
 import { isModerator } from './permissions.ts';
-import type { RateLimiter } from './rate-limiter.ts';
+import type { QuestionLimiter } from './rate-limiter.ts';
 import type { CommandRegistry } from './registry.ts';
 import { ephemeral, finalizeChoices, finalizeReply } from './render/payload.ts';
 
 /** Everything the dispatcher needs besides the interaction: the commands' context plus its own state. */
 export interface DispatchContext extends CommandContext {
   commands: CommandRegistry;
-  rateLimiter: RateLimiter;
+  rateLimiter: QuestionLimiter;
   /**
    * How long a command or button with `defer: 'auto'` may run before the dispatcher defers it, in
    * milliseconds. Discord drops an interaction not acknowledged within 3 seconds.
@@ -136,7 +136,7 @@ async function runCommand(
     );
   checkAccess(command.access, incoming, ctx, commandLabel(incoming));
   const options = parseOptions(command, incoming.kind === 'chat-input' ? incoming.options : {});
-  if (command.rateLimited) checkRate(incoming.userId, ctx);
+  if (command.rateLimited) await checkRate(incoming.userId, ctx);
   const isPrivate = command.isPrivate?.(options) ?? false;
   const finish = (reply: ReplyPayload) => finalizeReply(isPrivate ? ephemeral(reply) : reply);
   const progress = new ProgressEdits(responder, ctx);
@@ -266,7 +266,7 @@ async function runButton(
   if (!found) throw new UserError('unknown-button', 'This button no longer works; run the command again.');
   const { handler, args } = found;
   checkAccess(handler.access, incoming, ctx, 'this button');
-  if (handler.rateLimited) checkRate(incoming.userId, ctx);
+  if (handler.rateLimited) await checkRate(incoming.userId, ctx);
   const progress = new ProgressEdits(responder, ctx);
   const result: ButtonResult = await runDeferring(
     handler.defer,
@@ -304,8 +304,8 @@ function checkAccess(
   );
 }
 
-function checkRate(userId: string, ctx: DispatchContext): void {
-  const waitMs = ctx.rateLimiter.take(userId);
+async function checkRate(userId: string, ctx: DispatchContext): Promise<void> {
+  const waitMs = await ctx.rateLimiter.take(userId);
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
     throw new UserError(

@@ -1,4 +1,6 @@
 import { questionHash } from '../community/community-store.ts';
+import type { RecordKeeper } from '../community/record-keeper.ts';
+import type { Awaitable, RecordStore } from '../community/record-store.ts';
 import type { AnswerOutcome } from './answer-question.ts';
 import { followCitations } from './cited-answers.ts';
 import type { ButtonHandler, CommandContext } from './command.ts';
@@ -11,8 +13,9 @@ import { readQueryState } from './render/query-state.ts';
 /**
  * What `/ask` adds to an answer once the community database is there: the answer (or the question
  * without coverage) is recorded, a public answer's citations are followed for corrections, the answer
- * gets Helpful / Not helpful, and "No coverage found" gets Notify me. A failed write is logged and the
- * answer goes out as it is: recording never costs a reply.
+ * gets Helpful / Not helpful, and "No coverage found" gets Notify me. Recording never costs a reply:
+ * the records go to the keeper, which writes them at once or, the database being locked, down or
+ * slow, keeps them and writes them once it answers again.
  */
 export function recordAndDecorate(
   ctx: CommandContext,
@@ -33,25 +36,29 @@ export function recordAndDecorate(
   const place = { guildId: interaction.guildId, channelId: interaction.channelId ?? null };
   const question = community.recordQuestions ? asked.question : null;
   if (asked.record) {
-    safely(ctx, 'recording a question', () => {
-      if (outcome.kind === 'answered') {
-        community.records.recordAnswer({
+    const at = ctx.now();
+    if (outcome.kind === 'answered') {
+      const hash = questionHash(asked.question);
+      community.write('an answer', (store) =>
+        store.records.recordAnswer({
           ...place,
-          answeredAt: ctx.now(),
+          answeredAt: at,
           question,
-          questionHash: questionHash(asked.question),
+          questionHash: hash,
           citations: outcome.citations,
           corpusVersion: outcome.corpusVersion,
-        });
-      } else {
-        community.records.recordUnanswered({
+        }),
+      );
+    } else {
+      community.write('a question without coverage', (store) =>
+        store.records.recordUnanswered({
           ...place,
           question,
-          askedAt: ctx.now(),
+          askedAt: at,
           corpusVersion: outcome.corpusVersion,
-        });
-      }
-    });
+        }),
+      );
+    }
   }
   if (outcome.kind === 'answered') {
     if (asked.follow) followCitations(ctx, interaction, outcome.cited);
@@ -65,33 +72,35 @@ export function recordAndDecorate(
 
 /** `ask:vote:<1|0>:<hash>:<citation>`: one vote per member per answer; pressing again changes it. */
 export const voteButton: ButtonHandler = {
-  execute(ctx, [helpful = '', hash = '', ...citationParts], interaction) {
-    const community = available(ctx);
+  async execute(ctx, [helpful = '', hash = '', ...citationParts], interaction) {
+    available(ctx);
     const state = readQueryState(interaction.message.embeds);
     if (!state || (helpful !== '1' && helpful !== '0') || questionHash(state.question) !== hash)
       throw new UserError('stale-button', 'This button no longer works; ask the question again.');
     const firstCitation = citationParts.join(':');
     const channelId = interaction.channelId ?? null;
-    const result = writing(ctx, () => {
+    const result = await writing(ctx, async (store) => {
       const answerId =
-        community.records.findAnswer({
-          messageId: interaction.message.id,
-          questionHash: hash,
-          firstCitation,
-          channelId,
-        })?.id ??
+        (
+          await store.records.findAnswer({
+            messageId: interaction.message.id,
+            questionHash: hash,
+            firstCitation,
+            channelId,
+          })
+        )?.id ??
         // Asked before recording began (or while the database was down): the press says enough.
-        community.records.recordAnswer({
+        (await store.records.recordAnswer({
           guildId: interaction.guildId,
           channelId,
           messageId: interaction.message.id,
           answeredAt: ctx.now(),
-          question: community.recordQuestions ? state.question : null,
+          question: store.recordQuestions ? state.question : null,
           questionHash: hash,
           citations: firstCitation ? [firstCitation] : [],
           corpusVersion: ctx.library.engine.version,
-        });
-      return community.records.vote({
+        }));
+      return store.records.vote({
         answerId,
         userId: interaction.userId,
         helpful: helpful === '1',
@@ -111,15 +120,15 @@ export const voteButton: ButtonHandler = {
 
 /** `ask:watch`: watch the question of this "No coverage found" message. */
 export const watchButton: ButtonHandler = {
-  execute(ctx, _args, interaction) {
-    const community = available(ctx);
+  async execute(ctx, _args, interaction) {
+    available(ctx);
     const state = readQueryState(interaction.message.embeds);
     if (!state) throw new UserError('stale-button', 'This button no longer works; ask the question again.');
     if (!interaction.guildId || !interaction.channelId)
       throw new UserError('not-in-guild', 'Questions can be watched in a server’s channels only.');
     const { guildId, channelId } = interaction;
-    const result = writing(ctx, () =>
-      community.watches.add({
+    const result = await writing(ctx, (store) =>
+      store.watches.add({
         userId: interaction.userId,
         guildId,
         channelId,
@@ -138,7 +147,7 @@ export const watchButton: ButtonHandler = {
 };
 
 /** The community database, or a clear message that nothing can be recorded now. */
-export function available(ctx: CommandContext) {
+export function available(ctx: CommandContext): RecordKeeper {
   if (!ctx.community)
     throw new UserError(
       'no-records',
@@ -147,10 +156,13 @@ export function available(ctx: CommandContext) {
   return ctx.community;
 }
 
-/** A write a member asked for: failing, they are told so privately (and the details are logged). */
-export function writing<T>(ctx: CommandContext, write: () => T): T {
+/**
+ * A read or write a member waits for, within the keeper's short timeout: failing, they are told so
+ * privately (and the details are logged).
+ */
+export async function writing<T>(ctx: CommandContext, run: (store: RecordStore) => Awaitable<T>): Promise<T> {
   try {
-    return write();
+    return await available(ctx).ask(run);
   } catch (error) {
     if (error instanceof UserError) throw error;
     ctx.logger.error('community database write failed', { error });
@@ -158,13 +170,5 @@ export function writing<T>(ctx: CommandContext, write: () => T): T {
       'records-unavailable',
       'I could not record that just now; please try again in a moment.',
     );
-  }
-}
-
-function safely(ctx: CommandContext, what: string, write: () => void): void {
-  try {
-    write();
-  } catch (error) {
-    ctx.logger.warn(`community database: ${what} failed; the answer was sent without it`, { error });
   }
 }

@@ -1,4 +1,4 @@
-import type { Community } from '../community/community.ts';
+import type { Awaitable, RecordStore } from '../community/record-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView } from './library-view.ts';
@@ -14,11 +14,17 @@ export interface ChannelPoster {
   post(channelId: string, message: ReplyPayload, options?: { replyTo?: string }): Promise<string | undefined>;
 }
 
+/** Writes a record nobody waits for (`RecordKeeper.write`): kept and retried until the store takes it. */
+export type RecordWriter = (what: string, write: (store: RecordStore) => Awaitable<unknown>) => void;
+
 export interface ReloadNotifierOptions {
-  community: Community;
+  /** Where the watches and citations are (SQLite or PostgreSQL), and the claims that post each once. */
+  community: RecordStore;
   poster: ChannelPoster;
   logger: Logger;
   now?: () => Date;
+  /** How what follows a post is recorded. @default written at once, a failure logged */
+  record?: RecordWriter;
 }
 
 /**
@@ -26,10 +32,11 @@ export interface ReloadNotifierOptions {
  * answers): the database, where to post, the log, the clock, and checks that never overlap.
  */
 export abstract class ReloadNotifier {
-  protected readonly community: Community;
+  protected readonly community: RecordStore;
   protected readonly poster: ChannelPoster;
   protected readonly logger: Logger;
   protected readonly now: () => Date;
+  protected readonly record: RecordWriter;
   readonly #checks = new SerialChecks((engine) => this.checkAll(engine));
 
   constructor(options: ReloadNotifierOptions) {
@@ -37,6 +44,16 @@ export abstract class ReloadNotifier {
     this.poster = options.poster;
     this.logger = options.logger;
     this.now = options.now ?? (() => new Date());
+    this.record =
+      options.record ??
+      ((what, write) => {
+        const failed = (error: unknown) => this.logger.warn(`${what}: not recorded`, { error });
+        try {
+          Promise.resolve(write(this.community)).catch(failed);
+        } catch (error) {
+          failed(error);
+        }
+      });
   }
 
   /** Checks against `engine` (after the running check, if one is); resolves to how many messages were posted. */

@@ -20,7 +20,7 @@ export class WatchNotifier extends ReloadNotifier {
     let posted = 0;
     let due: Watch[];
     try {
-      due = this.community.watches.due(this.now());
+      due = await this.community.watches.due(this.now());
     } catch (error) {
       this.logger.error('watched questions: could not read the database', { error });
       return 0;
@@ -41,7 +41,7 @@ export class WatchNotifier extends ReloadNotifier {
     // Only an answer settles a watched question: closest coverage is what it had when it was watched.
     if (answer.assurance !== 'answer') return false;
     // Another shard or replica checking after the same reload may have taken it already.
-    if (!this.community.watches.claim(watch.id, this.now())) return false;
+    if (!(await this.community.watches.claim(watch.id, this.now()))) return false;
     const citations = answer.results.map((result) => result.citation);
     const rendered = withRow(
       renderAnswer(answer, { question: watch.question, limit: WATCH_ANSWER_LIMIT, offset: 0, source: null }),
@@ -56,35 +56,41 @@ export class WatchNotifier extends ReloadNotifier {
         allowed_mentions: message.allowed_mentions ?? { parse: [] },
       });
     } catch (error) {
-      const kept = this.community.watches.release(watch.id);
-      this.logger.warn('watched question: posting the answer failed', { watch: watch.id, kept, error });
+      this.record('a watched question’s failed post', async (store) => {
+        const kept = await store.watches.release(watch.id);
+        this.logger.warn('watched question: posting the answer failed', { watch: watch.id, kept, error });
+      });
       return false;
     }
-    this.community.watches.finish(watch.id);
+    // Kept until the store takes it: a watch left claimed would be posted again once its claim expires.
+    this.record('a watched question’s end', (store) => store.watches.finish(watch.id));
     this.logger.info('watched question answered', { watch: watch.id, channel: watch.channelId });
-    try {
-      this.community.records.recordAnswer({
+    const answeredAt = this.now();
+    this.record('a watched question’s answer', (store) =>
+      store.records.recordAnswer({
         guildId: watch.guildId,
         channelId: watch.channelId,
         messageId: messageId ?? null,
-        answeredAt: this.now(),
-        question: this.community.recordQuestions ? watch.question : null,
+        answeredAt,
+        question: store.recordQuestions ? watch.question : null,
         questionHash: questionHash(watch.question),
         citations,
         corpusVersion: engine.version,
-      });
-      // Posted in the channel like an /ask answer, so followed like one for corrections.
-      if (messageId)
-        this.community.citations.follow({
+      }),
+    );
+    // Posted in the channel like an /ask answer, so followed like one for corrections.
+    if (messageId) {
+      const passages = citedIn(answer.results);
+      this.record('a watched question’s citations', (store) =>
+        store.citations.follow({
           interactionId: `watch:${watch.id}`,
           messageId,
           guildId: watch.guildId,
           channelId: watch.channelId,
-          citedAt: this.now(),
-          passages: citedIn(answer.results),
-        });
-    } catch (error) {
-      this.logger.warn('watched question: the answer was posted but not recorded', { error });
+          citedAt: answeredAt,
+          passages,
+        }),
+      );
     }
     return true;
   }

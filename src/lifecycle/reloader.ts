@@ -14,7 +14,14 @@ export interface EngineSlot {
 }
 
 /** What set a reload off, for the report and the audit log. */
-export type ReloadTrigger = 'command' | 'signal' | 'watch' | 'corpus-change' | 'shard-broadcast' | 'startup';
+export type ReloadTrigger =
+  | 'command'
+  | 'signal'
+  | 'watch'
+  | 'corpus-change'
+  | 'shard-broadcast'
+  | 'replica-broadcast'
+  | 'startup';
 
 /** Where a running reload is, for progress replies. */
 export interface ReloadProgress {

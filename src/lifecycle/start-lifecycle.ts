@@ -15,6 +15,7 @@ import { auditChannelSink } from './audit-channel.ts';
 import { systemActor } from './audit-log.ts';
 import { CorpusLifecycle } from './corpus-lifecycle.ts';
 import { watchCorpus } from './corpus-watch.ts';
+import { takeEarlySighup } from './early-sighup.ts';
 import { writePidFile } from './pid-file.ts';
 import { type ReloaderOptions, summarizeOutcome } from './reloader.ts';
 
@@ -117,6 +118,11 @@ interface Wiring {
    * change) went: the console, whose log shows warnings only, prints it on stderr.
    */
   announce?: ((line: string) => void) | undefined;
+  /**
+   * Several replicas (REDIS_URL): the feeds are handed to this, which polls them on one replica at a
+   * time, instead of being polled here.
+   */
+  pollFeedsElsewhere?: ((feeds: FeedPoller) => void) | undefined;
 }
 
 /**
@@ -145,9 +151,16 @@ export async function startLifecycle(options: Wiring): Promise<RunningLifecycle>
 
 const nothingToStop = (): void => undefined;
 
-/** Polls the followed feeds; one process does: under the ShardingManager, the first shard. */
-function pollFeeds({ feeds, client }: Wiring): () => void {
+/**
+ * Polls the followed feeds; one process does: under the ShardingManager, the first shard; among
+ * replicas, the one holding the lease (`pollFeedsElsewhere`).
+ */
+function pollFeeds({ feeds, client, pollFeedsElsewhere }: Wiring): () => void {
   if (feeds === undefined || (client?.shard?.ids[0] ?? 0) !== 0) return nothingToStop;
+  if (pollFeedsElsewhere) {
+    pollFeedsElsewhere(feeds);
+    return () => feeds.stop();
+  }
   feeds.start();
   return () => feeds.stop();
 }
@@ -173,6 +186,7 @@ function reloadFor({ lifecycle, logger, announce }: Wiring, trigger: 'signal' | 
 function reloadOnSighup(wiring: Wiring): () => void {
   const onSighup = reloadFor(wiring, 'signal', 'SIGHUP');
   process.on('SIGHUP', onSighup);
+  if (takeEarlySighup()) onSighup();
   return () => process.off('SIGHUP', onSighup);
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE, hostileCorpus, TERMINAL_CONTROLS } from '../support/hostile-corpus.ts';
+import { sharedData } from '../support/shared-data.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -21,7 +22,7 @@ const CACHE = await mkdtemp(join(tmpdir(), 'newsdesk-ask-cache-'));
 const TSX = ['--import', 'tsx', 'src/cli/ask.ts'];
 const COMPILED = ['src/cli/run-compiled.mjs', 'src/cli/ask.ts'];
 
-const BBC = join(ROOT, '../shared/data/bbc/bbc.jsonl');
+const BBC = sharedData('bbc');
 
 function ask(args: string[], input?: string, env: Record<string, string> = {}, command = TSX): Promise<Run> {
   return new Promise((resolve) => {
@@ -121,7 +122,10 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     expect(next.stdout).toBe(first.stdout);
   }, 120_000);
 
-  it('answers a real corpus (BBC) from the cache exactly as from its files, as `npm run ask` runs it', async () => {
+  it('answers a real corpus (BBC) from the cache exactly as from its files, as `npm run ask` runs it', {
+    tags: ['shared-data'],
+    timeout: 240_000,
+  }, async () => {
     const cache = await mkdtemp(join(tmpdir(), 'newsdesk-ask-bbc-'));
     const questions = [
       'who won the best actor oscar?',
@@ -147,7 +151,7 @@ describe('npm run ask', { timeout: 90_000 }, () => {
     );
     expect(first.stdout).toBe(fresh.stdout);
     expect(cached.stdout).toBe(fresh.stdout);
-  }, 240_000);
+  });
 
   it("keeps V8's compiled code of the compiled CLI for the next call, never using one made from other code", async () => {
     const compiled = join(ROOT, 'node_modules/.cache/newsdesk/ask.cjs');

@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sources from '../../commands/sources.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -10,8 +9,7 @@ import type { ButtonIncoming, ReplyPayload } from '../../src/interactions/incomi
 import { finalizeReply, payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Library } from '../../src/library.ts';
 import { memoryLogger } from '../../src/logging/logger.ts';
-
-const SHARED_DATA = fileURLToPath(new URL('../../../shared/data', import.meta.url));
+import { sharedData } from '../support/shared-data.ts';
 
 /** 24 articles, one a month from January 2014, and one undated: three pages of /sources. */
 let folder: string;
@@ -91,13 +89,13 @@ describe('/sources by date', () => {
   });
 });
 
-describe('/sources searches article text too', () => {
+describe('/sources searches article text too', { tags: ['shared-data'] }, () => {
   let bbc: CommandContext;
   let bbcFolder: string;
 
   beforeAll(async () => {
     // BBC articles from the shared data: one about Mittal Steel whose headline does not name it.
-    const lines = (await readFile(path.join(SHARED_DATA, 'bbc', 'bbc.jsonl'), 'utf8')).split('\n');
+    const lines = (await readFile(sharedData('bbc'), 'utf8')).split('\n');
     bbcFolder = await mkdtemp(path.join(tmpdir(), 'newsdesk-sources-text-'));
     await writeFile(path.join(bbcFolder, 'bbc.jsonl'), `${lines.slice(0, 60).join('\n')}\n`);
     bbc = { ...ctx, library: await Library.open(bbcFolder) };

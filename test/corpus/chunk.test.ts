@@ -7,8 +7,9 @@ import {
   splitBlocks,
 } from '../../src/corpus/chunk.ts';
 
+// The seed articles as they were scraped (../shared/seed-articles), furniture and all.
 const seed = (name: string) =>
-  readFileSync(new URL(`../../../shared/seed-articles/${name}`, import.meta.url), 'utf8');
+  readFileSync(new URL(`../fixtures/seed-articles/${name}`, import.meta.url), 'utf8');
 const bodyOf = (text: string) => text.split('\n').slice(1).join('\n');
 
 describe('splitBlocks', () => {

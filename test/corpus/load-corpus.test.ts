@@ -124,7 +124,7 @@ describe('loadCorpus', () => {
         '{"id": "headline-only", "title": "Markets closed"}\n',
     });
     const corpus = await loadCorpus(join(dir, 'wire.jsonl'));
-    // As the README says: a record without a title takes the first line of its text; one with neither
+    // As docs/operations.md says: a record without a title takes the first line of its text; one with neither
     // title nor text is skipped; one with a title and no text is a headline without passages.
     expect(corpus.articles.map((a) => [a.id, a.title, a.passages.map((p) => p.text)])).toEqual([
       ['7', 'Cocoa review', ['Showers continued.', 'Prices rose.']],
@@ -228,7 +228,7 @@ describe('parseArticleFile', () => {
 
   it('takes the first line of a .txt file as its headline', async () => {
     const text = await readFile(
-      new URL('../../../shared/seed-articles/000_907dd06503b80552.txt', import.meta.url),
+      new URL('../fixtures/seed-articles/000_907dd06503b80552.txt', import.meta.url),
       'utf8',
     );
     const article = parseArticleFile('000_907dd06503b80552.txt', text);

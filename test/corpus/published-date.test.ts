@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { toIsoDate } from '../../src/corpus/published-date.ts';
+import { sharedData } from '../support/shared-data.ts';
 import { DATED_CORPUS } from '../support/temp-corpus.ts';
 
 describe('publication dates', () => {
@@ -45,10 +45,11 @@ describe('publication dates', () => {
     });
   });
 
-  it('dates every record of the shared Reuters data', async () => {
-    const corpus = await loadCorpus(
-      fileURLToPath(new URL('../../../shared/data/reuters/reuters21578.jsonl', import.meta.url)),
-    );
+  it('dates every record of the shared Reuters data', {
+    tags: ['shared-data'],
+    timeout: 120_000,
+  }, async () => {
+    const corpus = await loadCorpus(sharedData('reuters'));
     expect(corpus.articles.length).toBeGreaterThan(20_000);
     // Two records' dates are unreadable (`31-MAR-1987 605:12:19.12`) or marked as guesswork: undated.
     expect(corpus.articles.filter((article) => article.published === null).map((a) => a.id)).toEqual([
@@ -56,5 +57,5 @@ describe('publication dates', () => {
       'reuters-17192',
     ]);
     expect(corpus.articles[0]!.published).toMatch(/^1987-02-26T15:01:\d\d\.\d+$/);
-  }, 120_000);
+  });
 });

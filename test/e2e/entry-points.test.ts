@@ -149,10 +149,67 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     }
   }, 120_000);
 
+  it('a SIGHUP while the bot is still starting is held, not fatal: it reloads once it listens', async () => {
+    const child = run('src/main.ts', {});
+    // The first line on stderr is the corpus being read: the lifecycle listens only after indexing.
+    await once(child.stderr!, 'data');
+    child.kill('SIGHUP');
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    await vi.waitFor(() => expect(stderr).toMatch(/^newsdesk: corpus reload \(SIGHUP\): /m), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    child.stdin!.end('/ask who threatened the mayor of Teteghem? limit:1\n/quit\n');
+    const { code, stdout } = await child.output;
+    expect(code).toBe(0);
+    expect(stdout).toContain('One passage answers your question:');
+  });
+
   it('a bad setting stops start-up with a message naming the variable', async () => {
     const { code, stderr } = await run('src/main.ts', { RATE_LIMIT_QUESTIONS: 'lots' }, '').output;
     expect(code).toBe(1);
     expect(stderr).toContain('RATE_LIMIT_QUESTIONS must be a whole number from 1 to 1000; got "lots"');
+  });
+
+  it('a token Discord refuses stops start-up with one plain line and a hint, no stack trace', async () => {
+    const { code, stderr } = await run('src/main.ts', {
+      DISCORD_TOKEN: 'not-the-token',
+      DISCORD_API_BASE: discord.apiBase,
+      LOG_LEVEL: 'warn',
+    }).output;
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'newsdesk: Discord refused DISCORD_TOKEN (an invalid token)\n' +
+        'hint: reset the token in the Discord Developer Portal (your application > Bot > Reset Token) ' +
+        'and set DISCORD_TOKEN in .env to it; the application id and the public key are not the token\n',
+    );
+  });
+
+  it('npm run deploy-commands refuses a malformed DISCORD_APPLICATION_ID, or a refused token, in plain words', async () => {
+    const malformed = await run('src/deploy-commands.ts', {
+      DISCORD_TOKEN: discord.token,
+      DISCORD_APPLICATION_ID: 'newsdesk',
+      DISCORD_API_BASE: discord.apiBase,
+    }).output;
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toBe(
+      'deploy-commands: Invalid configuration (check .env and the environment):\n' +
+        '  DISCORD_APPLICATION_ID must be a Discord id (digits only); got "newsdesk"\n',
+    );
+    // A stand-in of its own: the refused request stays out of the one the next test reads.
+    const other = await StandInDiscord.start();
+    const refused = await run('src/deploy-commands.ts', {
+      DISCORD_TOKEN: 'not-the-token',
+      DISCORD_APPLICATION_ID: ids.application,
+      DISCORD_API_BASE: other.apiBase,
+    }).output;
+    await other.close();
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^deploy-commands: Discord refused DISCORD_TOKEN \(an invalid token\)\n/);
+    expect(refused.stderr.split('\n')).toHaveLength(3);
   });
 
   it('npm run deploy-commands registers every command to the guild through REST', async () => {

@@ -91,7 +91,7 @@ describe('GIVEN the seed corpus before and after an edit', () => {
     );
   });
 
-  it('renders the README example exactly, and several corrections of one answer in one reply', async () => {
+  it('renders the example of docs/operations.md exactly, and several corrections of one answer in one reply', async () => {
     const edited = rebuilt((all) => {
       const passage = all.find((a) => a.id === TETEGHEM)!.passages[4]!;
       passage.text = passage.text.replace('$18,000', '$16,000');
@@ -99,8 +99,8 @@ describe('GIVEN the seed corpus before and after an edit', () => {
     });
     const changed = correctionOf(cited(before, `${TETEGHEM}#5`), edited)!;
     const article = edited.article(TETEGHEM)!;
-    const readme = await readFile('README.md', 'utf8');
-    const example = /\*\*Corrections followed\.\*\*[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(readme)?.[1];
+    const manual = await readFile('docs/operations.md', 'utf8');
+    const example = /\n## Corrections followed\n[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(manual)?.[1];
     expect(finalizeReply(renderCorrection(changed, article)).content).toBe(example);
 
     const removed = { kind: 'removed', citation: `${TETEGHEM}#2` } as const;

@@ -8,6 +8,7 @@ import { disagreementsIn, disagreementsOf } from '../../src/factcheck/outlets-di
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Engine } from '../../src/search/engine.ts';
 import { type Harness, member, startHarness, textOf } from '../e2e/harness.ts';
+import { sharedData } from '../support/shared-data.ts';
 import { chatInput } from '../support/stand-in-discord/interactions.ts';
 
 const FIXTURES = 'test/factcheck/fixtures/outlets';
@@ -84,12 +85,14 @@ describe('GIVEN three outlets reporting one statement with different figures and
 
 // Reports the answer grouped as one fact without being one text: aligned word by word they paired
 // "for" with "January" and "President" with "half", and the CLI said the outlets differed on them.
-describe('GIVEN Reuters reports grouped with an answer on the Bundesbank (the shared Reuters file)', () => {
+describe('GIVEN Reuters reports grouped with an answer on the Bundesbank (the shared Reuters file)', {
+  tags: ['shared-data'],
+}, () => {
   let engine: Engine;
   const textOf = (citation: string) => engine.passage(citation)?.passage.text.replace(/\s+/g, ' ') ?? '';
   beforeAll(async () => {
     const ids = new Set(['reuters-20038', 'reuters-8137', 'reuters-13670', 'reuters-14302']);
-    const lines = (await readFile('../shared/data/reuters/reuters21578.jsonl', 'utf8'))
+    const lines = (await readFile(sharedData('reuters'), 'utf8'))
       .split('\n')
       .filter((line) => ids.has(/"id": *"([^"]+)"/.exec(line)?.[1] ?? ''));
     const dir = await mkdtemp(path.join(tmpdir(), 'outlets-'));

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -76,6 +76,19 @@ describe('npm run import', () => {
       FETCH_ALLOW_PRIVATE: 'false',
     });
     expect(code).toBe(1);
+    expect(stdout).toMatch(/^Imported 0 articles into .* \(0 already there, 2 failed\)\.\n$/);
+  }, 120_000);
+
+  it('says in plain words that a saved page is missing or a folder, without a stack trace', async () => {
+    const saved = await mkdtemp(join(tmpdir(), 'newsdesk-saved-'));
+    await mkdir(join(saved, 'pages.html'));
+    const { code, stdout, stderr } = await importInto(folder, ['missing.html', join(saved, 'pages.html')]);
+    await rm(saved, { recursive: true });
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      '[0 added, 0 skipped, 1 failed] failed (no such file): missing.html\n' +
+        `[0 added, 0 skipped, 2 failed] failed (a folder, not a saved page): ${join(saved, 'pages.html')}\n`,
+    );
     expect(stdout).toMatch(/^Imported 0 articles into .* \(0 already there, 2 failed\)\.\n$/);
   }, 120_000);
 });

@@ -1,9 +1,11 @@
+// @module-tag shared-data (reads ../shared: skipped in a clone without it, run in CI)
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { Engine } from '../../src/search/engine.ts';
+import { sharedData } from '../support/shared-data.ts';
 
-// The BBC News articles of ../shared (present in CI): 2,225 articles the engine was not tuned on.
-const BBC = new URL('../../../shared/data/bbc/bbc.jsonl', import.meta.url).pathname;
+// The BBC News articles of ../shared: 2,225 articles the engine was not tuned on.
+const BBC = sharedData('bbc');
 
 let engine: Engine;
 beforeAll(async () => {

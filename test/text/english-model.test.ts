@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 import type { ItemEntity, ItemSentence, WinkMethods } from 'wink-nlp';
 import winkNLP from 'wink-nlp';
 import { englishModel, type WinkModel } from '../../src/text/english-model.ts';
+import { type SHARED_DATA, sharedData } from '../support/shared-data.ts';
 
 const require = createRequire(import.meta.url);
 const packaged = () => require('wink-eng-lite-web-model') as WinkModel & { core(): object };
 
-const SHARED = new URL('../../../shared/data/', import.meta.url).pathname;
 /** The first `count` non-empty texts (or questions) of a shared `.jsonl` file. */
-function textsOf(file: string, field: string, count: number): string[] {
-  const text = readFileSync(SHARED + file, 'utf8');
+function textsOf(file: keyof typeof SHARED_DATA, field: string, count: number): string[] {
+  const text = readFileSync(sharedData(file), 'utf8');
   const lines = text.slice(0, text.indexOf('\n', 3_000_000)).split('\n');
   return lines
     .map((line) => (JSON.parse(line) as Record<string, string | undefined>)[field] ?? '')
@@ -59,14 +59,14 @@ describe('englishModel: wink-eng-lite-web-model loaded for less', () => {
     }
   });
 
-  it('reads real articles and questions exactly as the package does', () => {
+  it('reads real articles and questions exactly as the package does', { tags: ['shared-data'] }, () => {
     const pipe = ['sbd', 'pos', 'ner'] as const;
     const ours = winkNLP(englishModel(), [...pipe]);
     const theirs = winkNLP(packaged(), [...pipe]);
     const texts = [
-      ...textsOf('reuters/reuters21578.jsonl', 'text', 150),
-      ...textsOf('bbc/bbc.jsonl', 'text', 100),
-      ...textsOf('newsqa/questions.jsonl', 'question', 400),
+      ...textsOf('reuters', 'text', 150),
+      ...textsOf('bbc', 'text', 100),
+      ...textsOf('newsqaQuestions', 'question', 400),
     ];
     expect(texts).toHaveLength(650);
     for (const text of texts) expect(analysis(ours, text)).toStrictEqual(analysis(theirs, text));

@@ -1,5 +1,6 @@
 import type { ReplyPayload } from '../incoming.ts';
 import { code } from './citation.ts';
+import { escapeText } from './escape.ts';
 
 /** What `/about` shows. */
 export interface AboutFacts {
@@ -13,6 +14,8 @@ export interface AboutFacts {
   shards?: { shard: number; version: string; articles: number }[];
   /** The last 7 days' activity, or why it is not known. */
   activity?: { answered: number; unanswered: number; votes: number } | 'not recorded';
+  /** What is degraded (a dependency down, this replica out of step), one plain line each. */
+  warnings?: string[];
 }
 
 /** `/about`: corpus size, version, last reload and uptime. */
@@ -36,6 +39,9 @@ export function renderAbout(facts: AboutFacts): ReplyPayload {
             inline: true,
           },
           ...(facts.activity === undefined ? [] : [activityField(facts.activity)]),
+          ...(facts.warnings?.length
+            ? [{ name: 'Degraded', value: facts.warnings.map(escapeText).join('\n'), inline: false }]
+            : []),
         ],
       },
     ],

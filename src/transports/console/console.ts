@@ -14,7 +14,7 @@ interface Shown {
   payload: ReplyPayload;
 }
 
-/** Prints replies instead of sending them; remembers the last one that has buttons. */
+/** Prints replies instead of sending them; remembers the last one, whose buttons `/press` presses. */
 class ConsoleResponder implements Responder {
   constructor(
     private readonly print: (text: string) => void,
@@ -89,7 +89,7 @@ export async function runConsole(options: {
   let shown = 0;
   const responder = new ConsoleResponder(print, palette, (payload) => {
     shown += 1;
-    if (buttonsOf(payload).length > 0) last = { id: `console-reply-${shown}`, payload };
+    last = { id: `console-reply-${shown}`, payload };
   });
 
   const lines = createInterface({
@@ -121,7 +121,8 @@ export async function runConsole(options: {
     }
     if (action.kind === 'press') {
       const button = last ? buttonsOf(last.payload)[action.button - 1] : undefined;
-      if (!last || !button) print(palette.dim('There is no such button on the last reply.'));
+      if (!last || buttonsOf(last.payload).length === 0) print(palette.dim('The last reply has no buttons.'));
+      else if (!button) print(palette.dim('There is no such button on the last reply.'));
       else if (button.disabled) print(palette.dim(`"${button.label}" is disabled.`));
       else {
         const message = {

@@ -142,6 +142,16 @@ function parseOptions(
     }
     values.push([option, value]);
   }
+  // `name:value` for a name the command does not have would otherwise be asked as part of the text.
+  const unknown = /(?:^|\s)([a-z][a-z0-9_-]*):(?!\/\/)\S/.exec(leading)?.[1];
+  if (unknown !== undefined) {
+    const text = declared.find((option) => option.type === ApplicationCommandOptionType.String);
+    return {
+      error:
+        `/${definition.name} has no option ${unknown}. Its options: ${names.join(', ') || 'none'}.` +
+        (text ? ` Text with a colon goes in ${text.name}:…` : ''),
+    };
+  }
   if (leading !== '') {
     // `/corpus add notes/story.md` names a file on this machine, `/corpus add https://…` a link.
     const file = declared.find((option) => option.type === ApplicationCommandOptionType.Attachment);

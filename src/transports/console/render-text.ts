@@ -126,18 +126,33 @@ export function markdown(text: string, palette: Palette): string {
   return out.replace(/\u{f0000}(\d+)\u{f0001}/gu, (_match, index: string) => literals[Number(index)] ?? '');
 }
 
-/** `<t:1700000000:f>` → a readable local date; `:R` → "x ago". */
+const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** Each unit of a relative time, used up to the size past which the next one reads better. */
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number, number][] = [
+  ['minute', 60_000, 90],
+  ['hour', 3_600_000, 36],
+  ['day', 86_400_000, 45],
+  ['month', 2_629_800_000, 18],
+  ['year', 31_557_600_000, Number.POSITIVE_INFINITY],
+];
+
+/** As Discord shows `<t:…:R>`: "5 minutes ago", "in 30 minutes", "in 3 days". */
+function relative(date: Date): string {
+  const ms = date.getTime() - Date.now();
+  if (Math.abs(ms) < 60_000) return ms <= 0 ? 'just now' : 'in a few seconds';
+  for (const [unit, size, upTo] of UNITS) {
+    const count = Math.round(ms / size);
+    if (Math.abs(count) < upTo) return RELATIVE.format(count, unit);
+  }
+  return date.toISOString().slice(0, 10);
+}
+
+/** `<t:1700000000:f>` → a readable date; `:R` → a time relative to now. */
 function timestamps(text: string): string {
   return text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_match, seconds: string, style?: string) => {
     const date = new Date(Number(seconds) * 1000);
-    if (style === 'R') {
-      const minutes = Math.round((Date.now() - date.getTime()) / 60_000);
-      return minutes < 1
-        ? 'just now'
-        : minutes < 120
-          ? `${minutes} min ago`
-          : `${Math.round(minutes / 60)} h ago`;
-    }
+    if (style === 'R') return relative(date);
     return date.toISOString().replace('T', ' ').slice(0, 16);
   });
 }

@@ -10,6 +10,7 @@ import {
   type MessageContextMenuCommandInteraction,
 } from 'discord.js';
 import { type DispatchContext, dispatchInteraction } from '../../interactions/dispatch.ts';
+import { tokenRefused } from '../token-refused.ts';
 import { DiscordJsResponder } from './discord-js-responder.ts';
 import { fromDiscordJs } from './from-discord-js.ts';
 
@@ -81,7 +82,7 @@ export async function startGatewayBot(options: {
   } catch (error) {
     // A rejected token or an unreachable gateway: leave no sockets or timers behind.
     await client.destroy();
-    throw error;
+    throw tokenRefused(error) ?? error;
   }
   ctx.logger.info('connected to the gateway', { user: client.user?.tag, guilds: client.guilds.cache.size });
 

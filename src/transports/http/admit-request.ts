@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ByteBudget } from './byte-budget.ts';
 import type { Outcome } from './metrics.ts';
 import { BodyTooLargeError, BudgetExhaustedError, readBody } from './read-body.ts';
-import type { ReplayGuard } from './replay-guard.ts';
+import type { ReplayMemory } from './replay-guard.ts';
 import { isSignatureShaped, isValidSignature } from './verify-signature.ts';
 
 export interface AdmissionOptions {
@@ -11,8 +11,8 @@ export interface AdmissionOptions {
   publicKey: KeyObject;
   /** Bodies larger than this are refused with 413 without being read further. */
   maxBodyBytes: number;
-  /** Refuses stale timestamps and exact replays of signed requests. */
-  replayGuard: ReplayGuard;
+  /** Refuses stale timestamps and exact replays of signed requests (in this process, or every replica's). */
+  replayGuard: ReplayMemory;
   /** Memory all requests being read and not yet verified may hold together; past it, 503. */
   unverifiedBytes?: ByteBudget;
 }
@@ -63,7 +63,7 @@ export async function admitRequest(request: IncomingMessage, options: AdmissionO
   if (!isValidSignature(options.publicKey, signature, timestamp, body)) {
     return refuse(401, 'unauthorized', 'invalid request signature');
   }
-  const problem = options.replayGuard.admit(signature, timestamp);
+  const problem = await options.replayGuard.admit(signature, timestamp);
   if (problem === 'stale') return refuse(401, 'stale', 'request timestamp too far from now');
   if (problem === 'replayed') return refuse(401, 'replayed', 'request already received');
   return { admitted: true, body };

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../../config.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { stopOnSignals } from '../../stop-deadline.ts';
 import { restPoster } from '../rest-poster.ts';
+import { ReplayGuard } from './replay-guard.ts';
 import { createInteractionServer } from './server.ts';
 
 /**
@@ -31,9 +32,12 @@ runMain('could not start the HTTP endpoint', async () => {
     apiBase: config.DISCORD_API_BASE,
     ...(config.DISCORD_APPLICATION_ID ? { applicationId: config.DISCORD_APPLICATION_ID } : {}),
     context: app.ctx,
+    // With REDIS_URL, a request replayed to another replica is refused too.
+    ...(app.replicas ? { replayGuard: app.replicas.replayGuard(new ReplayGuard()) } : {}),
+    health: app.health,
   });
   // SIGHUP and WATCH_CORPUS reloads and index persistence, as under `npm start`. Each replica reloads
-  // its own copy: signal every replica, or let each watch the shared corpus folder.
+  // its own copy; with REDIS_URL, a reload on one is announced and every replica reloads.
   const running = await app.startLifecycle();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -49,9 +53,15 @@ runMain('could not start the HTTP endpoint', async () => {
 
   stopOnSignals(logger, () => {
     running.stop();
-    app.records.stop();
-    // Finish the requests in flight (a deferred answer's webhook call included), take no new ones.
-    server.close(() => process.exit(0));
+    // Finish the requests in flight (a deferred answer's webhook call included), take no new ones,
+    // then write the records still waiting for the database.
+    server.close(
+      () =>
+        void app.records
+          .stop()
+          .then(() => app.replicas?.close())
+          .finally(() => process.exit(0)),
+    );
     server.closeIdleConnections();
   });
   // Serves until a signal stops it; no exit code here.

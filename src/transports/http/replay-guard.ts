@@ -1,6 +1,19 @@
 /** Why a correctly signed request is still refused. */
 export type FreshnessProblem = 'stale' | 'replayed';
 
+/**
+ * What the endpoint asks of its replay memory: `ReplayGuard` remembers in this process; with
+ * REDIS_URL, `SharedReplayGuard` (`src/replicas/`) remembers for every replica.
+ */
+export interface ReplayMemory {
+  isFresh(timestamp: string, nowMs?: number): boolean;
+  admit(
+    signature: string,
+    timestamp: string,
+    nowMs?: number,
+  ): FreshnessProblem | undefined | Promise<FreshnessProblem | undefined>;
+}
+
 export interface ReplayGuardOptions {
   /**
    * How far a request's `X-Signature-Timestamp` may be from this machine's clock, either way.
@@ -23,9 +36,9 @@ const TIMESTAMP = /^\d{1,12}$/;
  * memory bounded by the request rate times the tolerance window.
  *
  * Call it only after the signature has been verified, or anyone could fill the memory with garbage.
- * Each replica remembers its own requests; see the README on running several.
+ * Each replica remembers its own requests, unless REDIS_URL shares the memory (docs/several-hosts.md).
  */
-export class ReplayGuard {
+export class ReplayGuard implements ReplayMemory {
   readonly #toleranceMs: number;
   readonly #maxEntries: number;
   /** Signature to the time (ms) its timestamp goes stale, in arrival order. */
@@ -57,6 +70,11 @@ export class ReplayGuard {
     }
     this.#seen.set(key, sentMs + this.#toleranceMs);
     return undefined;
+  }
+
+  /** How long a signature sent at `timestamp` must be remembered from `nowMs`, in milliseconds. */
+  rememberFor(timestamp: string, nowMs: number = Date.now()): number {
+    return Math.max(1, Number(timestamp) * 1000 + this.#toleranceMs - nowMs);
   }
 
   /** How many signatures are remembered now. */

@@ -7,6 +7,7 @@ import {
   InteractionResponseType,
   InteractionType,
 } from 'discord.js';
+import type { ServiceHealth } from '../../health.ts';
 import {
   APOLOGY,
   type DispatchContext,
@@ -23,7 +24,7 @@ import { ByteBudget } from './byte-budget.ts';
 import { type FirstResponse, HttpResponder } from './http-responder.ts';
 import { LogThrottle } from './log-throttle.ts';
 import { EndpointMetrics, type Outcome } from './metrics.ts';
-import { ReplayGuard } from './replay-guard.ts';
+import { ReplayGuard, type ReplayMemory } from './replay-guard.ts';
 import { publicKeyFromHex } from './verify-signature.ts';
 import { WebhookClient } from './webhook-client.ts';
 
@@ -75,6 +76,16 @@ export interface InteractionServerOptions {
   maxUnverifiedBytes?: number;
   /** Stands in for global `fetch` in webhook calls. */
   fetch?: typeof fetch;
+  /**
+   * The replay memory, given one every replica shares (REDIS_URL).
+   * @default a `ReplayGuard` of this process, with `timestampToleranceSeconds`
+   */
+  replayGuard?: ReplayMemory;
+  /**
+   * What `/healthz` adds: the dependencies replicas share and whether this replica serves the corpus
+   * version they announced. `status` becomes `degraded` when one of them is.
+   */
+  health?: () => ServiceHealth;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -138,7 +149,9 @@ class InteractionEndpoint {
     this.#admission = {
       publicKey,
       maxBodyBytes: options.maxBodyBytes ?? 262_144,
-      replayGuard: new ReplayGuard({ toleranceSeconds: options.timestampToleranceSeconds ?? 300 }),
+      replayGuard:
+        options.replayGuard ??
+        new ReplayGuard({ toleranceSeconds: options.timestampToleranceSeconds ?? 300 }),
       unverifiedBytes: new ByteBudget(options.maxUnverifiedBytes ?? 16 * 2 ** 20),
     };
     this.#webhook = new WebhookClient({ apiBase: options.apiBase, fetch: options.fetch });
@@ -306,8 +319,12 @@ class InteractionEndpoint {
   #serveHealth(response: ServerResponse): void {
     const { library } = this.#options;
     this.#reloads.observe(library.engine);
+    const { degraded, ...dependencies } = this.#options.health?.() ?? {};
+    // Still 200 when degraded: the replica answers questions, and a balancer must not drop them all
+    // when a dependency they share goes down.
     sendJson(response, 200, {
-      status: 'ok',
+      status: degraded ? 'degraded' : 'ok',
+      ...dependencies,
       uptimeSeconds: Math.round((Date.now() - this.#startedAt) / 1000),
       corpus: {
         version: library.engine.version,

@@ -2,9 +2,11 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ShardingManager } from 'discord.js';
 import { ConfigError, loadConfig } from '../../config.ts';
+import { holdEarlySighup, takeEarlySighup } from '../../lifecycle/early-sighup.ts';
 import { writePidFile } from '../../lifecycle/pid-file.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { STOP_DEADLINE_MS, stopOnSignals } from '../../stop-deadline.ts';
+import { tokenRefused } from '../token-refused.ts';
 import { ManagerRelay } from './manager-relay.ts';
 
 /** How much longer than a shard's own stop deadline the manager waits for its shards. */
@@ -19,6 +21,8 @@ const SHARD_ENTRY = fileURLToPath(new URL('../../main.ts', import.meta.url));
  * so a reload or /corpus edit on one shard reloads every shard, and gathers shard versions for /about.
  */
 async function main(): Promise<void> {
+  // Spawning every shard takes seconds: a SIGHUP meanwhile would end the manager.
+  holdEarlySighup();
   const config = loadConfig();
   if (!config.DISCORD_TOKEN)
     throw new ConfigError('Invalid configuration:\n  DISCORD_TOKEN: sharding needs a bot token');
@@ -41,7 +45,9 @@ async function main(): Promise<void> {
       },
     });
   });
-  await manager.spawn();
+  await manager.spawn().catch((error: unknown) => {
+    throw tokenRefused(error) ?? error;
+  });
   // The process to signal for a reload of every shard (the shards do not write it).
   const removePidFile = config.PID_FILE ? await writePidFile(config.PID_FILE) : () => undefined;
   // Each shard stops itself within its own deadline; the manager waits for them a little longer, then
@@ -74,9 +80,11 @@ async function main(): Promise<void> {
     },
   );
   // SIGHUP to the manager reloads every shard (each reloads from the shared corpus folder).
-  process.on('SIGHUP', () => {
+  const reloadShards = () => {
     for (const shard of manager.shards.values()) shard.process?.kill('SIGHUP');
-  });
+  };
+  process.on('SIGHUP', reloadShards);
+  if (takeEarlySighup()) reloadShards();
 }
 
 main().catch((error: unknown) => {

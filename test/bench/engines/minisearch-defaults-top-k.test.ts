@@ -1,3 +1,4 @@
+// @module-tag shared-data (reads ../shared: skipped in a clone without it, run in CI)
 import MiniSearch from 'minisearch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { peerDocuments } from '../../../bench/engines/engine-adapter.ts';

@@ -1,3 +1,4 @@
+// @module-tag shared-data (reads ../shared: skipped in a clone without it, run in CI)
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkerEngine } from '../../../src/search/index-cache/fast-start.ts';
 import { IndexCache } from '../../../src/search/index-cache/index-cache.ts';
 import type { WorkerEngine } from '../../../src/search/index-threads/worker-engine.ts';
+import { sharedData } from '../../support/shared-data.ts';
 
-// The BBC News articles of ../shared (present in CI), and the BBC questions written for the eval.
-const BBC = new URL('../../../../shared/data/bbc/bbc.jsonl', import.meta.url).pathname;
+// The BBC News articles of ../shared, and the BBC questions written for the eval.
+const BBC = sharedData('bbc');
 const QUESTIONS = new URL('../../../bench/data/questions/bbc-reuters.jsonl', import.meta.url).pathname;
 
 let root: string;

@@ -7,6 +7,7 @@ import { indexViews } from '../../../src/search/postings/minisearch-view.ts';
 import { PostingBuilder } from '../../../src/search/postings/posting-builder.ts';
 import { decodePostings, encodePostings } from '../../../src/search/postings/posting-codec.ts';
 import type { PostingStore } from '../../../src/search/postings/posting-store.ts';
+import { sharedData } from '../../support/shared-data.ts';
 
 interface Doc {
   id: string;
@@ -81,12 +82,12 @@ const SEARCH: SearchOptions = {
   processTerm: (t) => t,
 };
 
-describe('MiniSearch over stored postings', () => {
+describe('MiniSearch over stored postings', { tags: ['shared-data'] }, () => {
   let corpus: Corpus;
   beforeAll(async () => {
     // The seed articles and a slice of BBC: single-passage articles, empty headlines' terms, neighbours.
     const seed = await loadCorpus('corpus');
-    const bbc = await loadCorpus('../shared/data/bbc/bbc.jsonl');
+    const bbc = await loadCorpus(sharedData('bbc'));
     corpus = makeCorpus([...seed.articles, ...bbc.articles.slice(0, 250)]);
   });
 

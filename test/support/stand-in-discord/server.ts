@@ -171,9 +171,19 @@ export class StandInDiscord {
    * Discord takes it (a reply creates the message that `GET …/messages/@original` then returns).
    */
   answeredOverHttp(interaction: APIInteraction, response: Callback): Exchange {
-    const exchange = new Exchange(interaction);
+    const exchange = this.#exchanges.get(interaction.token) ?? new Exchange(interaction);
     this.#exchanges.set(interaction.token, exchange);
     this.#callback(interaction.token, response);
+    return exchange;
+  }
+
+  /**
+   * Registers an interaction a test is about to send to the HTTP endpoint itself, so that webhook
+   * calls arriving before its response is read are kept; `answeredOverHttp` then adds the response.
+   */
+  expectOverHttp(interaction: APIInteraction): Exchange {
+    const exchange = new Exchange(interaction);
+    this.#exchanges.set(interaction.token, exchange);
     return exchange;
   }
 

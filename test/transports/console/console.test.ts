@@ -79,9 +79,34 @@ describe('the local console', () => {
     });
   });
 
+  it('refuses an option the command does not have, instead of asking it as part of the question', () => {
+    expect(parseLine('/ask who threatened the mayor? bogus:1', ctx.commands, identity)).toEqual({
+      kind: 'error',
+      message:
+        '/ask has no option bogus. Its options: question, limit, source, since, until, private. ' +
+        'Text with a colon goes in question:…',
+    });
+    // Given as the option itself, the text is taken as typed; a time or a link is no option.
+    expect(parseLine('/ask question:what did bogus:1 mean?', ctx.commands, identity)).toMatchObject({
+      interaction: { options: { question: 'what did bogus:1 mean?' } },
+    });
+    expect(
+      parseLine('/ask what happened at 10:30 on https://example.com/x', ctx.commands, identity),
+    ).toMatchObject({
+      interaction: { options: { question: 'what happened at 10:30 on https://example.com/x' } },
+    });
+  });
+
+  it('presses buttons of the last reply only: after a reply without buttons, there is none to press', async () => {
+    const out = await session(ctx, ['/ask migrants Calais', '/about', '/press 1']);
+    expect(out).toContain('Results 1–3');
+    expect(out).not.toContain('Results 4–6');
+    expect(out).toContain('The last reply has no buttons.');
+  });
+
   it('answers a question, then presses "More results" and "Show context" on the reply', async () => {
     // Buttons: 1 More results, 2 Timeline, 3 Show context 4, ...
-    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 3', '/press 9']);
+    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 9', '/press 3']);
     expect(out).toContain('Results 1–3');
     expect(out).toContain('Results 4–6');
     expect(out).toMatch(/\(only you can see this\)\nContext of teteghem|Context of calais/);
@@ -207,6 +232,19 @@ describe('the local console', () => {
     );
     expect(out).not.toContain('Please wait');
     expect(out.match(/teteghem-mayor-threatened-with-gun#/g)?.length ?? 0).toBeGreaterThanOrEqual(8);
+  });
+
+  it('writes relative times as Discord shows them, to come as well as past (/feeds list: "next: in 30 minutes")', () => {
+    const at = (minutes: number) => `<t:${Math.round((Date.now() + minutes * 60_000) / 1000)}:R>`;
+    expect(markdown(`Last read: ${at(0)} · next: ${at(30)}`, PLAIN)).toBe(
+      'Last read: just now · next: in 30 minutes',
+    );
+    expect([at(-5), at(-150), at(3 * 24 * 60), at(-800 * 24 * 60)].map((t) => markdown(t, PLAIN))).toEqual([
+      '5 minutes ago',
+      '3 hours ago',
+      'in 3 days',
+      '2 years ago',
+    ]);
   });
 
   it('renders markdown as terminal styles, and escapes as the characters they protect', () => {
