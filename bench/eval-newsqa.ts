@@ -12,8 +12,15 @@
  *   npm run eval -- --ranking '{"nameBoost":2}'   try other retrieval settings (ranking.ts)
  *   npm run eval -- --model model.json            try another fitted model (npm run fit-ranking -- --out)
  *   npm run eval -- --json                        one JSON document on stdout
+ *   npm run eval -- --outcomes FILE               also every question's outcome, per run and engine, in FILE
+ *                                                 (to list what a change moved: compare two such files)
+ *
+ * Two tables: the figures of ranking (hit@k, empty, quote), and how sure the replies are (issue 34):
+ * the share of replies of each kind (answer, closest coverage, no coverage), asking "Which story?",
+ * hit@3 among those presented as an answer, and whether a member gets there.
  */
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { RANKING, type RankingWeights } from '../src/search/ranking.ts';
@@ -23,7 +30,7 @@ import { outcomeDifferences, outcomeLabel } from './eval/date-layer-diff.ts';
 import { evalEngines } from './eval/engines.ts';
 import type { QuestionOutcome } from './eval/outcome.ts';
 import { summarizeHalves } from './eval/outcome.ts';
-import { qualityTable, type RunReport } from './eval/quality-table.ts';
+import { qualityTable, type RunReport, trustTable } from './eval/quality-table.ts';
 import { evaluateRun, parseSets, RUNS, type RunName, runQuestions } from './eval/runs.ts';
 import { countPassages } from './lib/bench-corpus.ts';
 
@@ -35,6 +42,7 @@ const { values: args } = parseArgs({
     ranking: { type: 'string' },
     model: { type: 'string' },
     json: { type: 'boolean', default: false },
+    outcomes: { type: 'string' },
   },
 });
 
@@ -88,8 +96,8 @@ for (const corpusName of corpusOrder) {
       reports.push({ run, corpus: corpusName, engine: engine.name, halves });
       // Each run's figures as soon as they exist, so a long run that is stopped still reports.
       const brief = (half: 'tune' | 'test') => {
-        const { hitAt1, hitAt3, hitAt5, empty } = halves[half];
-        return `${half} hit@1 ${hitAt1?.toFixed(3) ?? '-'} hit@3 ${hitAt3?.toFixed(3) ?? '-'} hit@5 ${hitAt5?.toFixed(3) ?? '-'} empty ${empty.toFixed(3)}`;
+        const { hitAt1, hitAt3, hitAt5, empty, answered, getsThere } = halves[half];
+        return `${half} hit@1 ${hitAt1?.toFixed(3) ?? '-'} hit@3 ${hitAt3?.toFixed(3) ?? '-'} hit@5 ${hitAt5?.toFixed(3) ?? '-'} empty ${empty.toFixed(3)} answer ${answered.toFixed(3)} gets there ${getsThere?.toFixed(3) ?? '-'}`;
       };
       log(`    ${run.padEnd(15)} ${brief('tune')}  |  ${brief('test')}`);
     }
@@ -99,6 +107,8 @@ for (const corpusName of corpusOrder) {
 log('');
 // Read by set: each run's engines side by side.
 log(qualityTable([...reports].sort((a, b) => runs.indexOf(a.run) - runs.indexOf(b.run))));
+log('');
+log(trustTable([...reports].sort((a, b) => runs.indexOf(a.run) - runs.indexOf(b.run))));
 log('');
 log(await dateLayerDifferences());
 log('');
@@ -111,6 +121,10 @@ log(
 );
 if (args.json) {
   process.stdout.write(`${JSON.stringify({ ranking, corpora, builds, runs: reports })}\n`);
+}
+if (args.outcomes) {
+  await writeFile(args.outcomes, `${JSON.stringify(Object.fromEntries(outcomesOf), null, 1)}\n`);
+  log(`every question's outcome: ${args.outcomes}`);
 }
 
 /** Every question answered differently with the date layer and without it, run by run. */

@@ -30,12 +30,20 @@ export function evalEngines(ranking: RankingWeights, model?: RankingModel): Eval
       corpora: ['seed', 'newsqa', 'full'],
       build(corpus) {
         const engine = engineFor(corpus);
+        const reply = (question: string, limit: number) => {
+          const answer = engine.answer(question, { limit });
+          const outOfPeriod = answer.time?.named?.found === false;
+          return {
+            results: answer.results.map((result) => (outOfPeriod ? { ...result, outOfPeriod } : result)),
+            assurance: answer.assurance,
+            ...(answer.stories ? { stories: answer.stories } : {}),
+          };
+        };
         return {
-          search(question, limit) {
-            const answer = engine.answer(question, { limit });
-            const outOfPeriod = answer.time?.named?.found === false;
-            return answer.results.map((result) => (outOfPeriod ? { ...result, outOfPeriod } : result));
-          },
+          reply,
+          search: (question, limit) => reply(question, limit).results,
+          within: (question, article, limit) =>
+            engine.answer(question, { limit, articleId: article }).results,
         };
       },
     },

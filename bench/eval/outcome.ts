@@ -1,3 +1,4 @@
+import type { Assurance } from '../../src/search/answer.ts';
 import { answersQuestion, collapseWhitespace, type RetrievedPassage } from '../lib/newsqa.ts';
 import { percentile } from '../lib/percentiles.ts';
 import type { Half } from './question-set.ts';
@@ -21,6 +22,22 @@ export interface ScoredPassage extends RetrievedPassage {
   outOfPeriod?: boolean;
 }
 
+/**
+ * A reply as a member sees it: the ranked passages, how sure the engine says it is, and the stories it
+ * asks the member to choose from ("Which story?"). An engine that does not say how sure it is presents
+ * whatever it returns as an answer.
+ */
+export interface EvalReply {
+  results: readonly ScoredPassage[];
+  assurance: Assurance;
+  stories?: readonly { article: string }[];
+}
+
+/** The reply of an engine that only ranks: any result is presented as an answer. */
+export function replyOf(results: readonly ScoredPassage[]): EvalReply {
+  return { results, assurance: results.length > 0 ? 'answer' : 'none' };
+}
+
 /** What happened to one question. */
 export interface QuestionOutcome {
   id: string;
@@ -34,24 +51,46 @@ export interface QuestionOutcome {
   outOfPeriod: boolean;
   /** For a hit at rank 1 from an engine that quotes: whether the quote holds the answer; else null. */
   quoteHolds: boolean | null;
+  /** How sure the reply said it was. */
+  assurance: Assurance;
+  /** The reply asked "Which story?". */
+  asksStory: boolean;
+  /**
+   * Answerable questions: whether a member gets the answer within the first 3 passages: of the reply
+   * itself, or, when it asks which story, by choosing the right story (it must be offered) and reading
+   * the answer within it. Null for off-topic questions.
+   */
+  getsThere: boolean | null;
   /** Time the search took, in milliseconds. */
   ms: number;
 }
 
-/** Scores one question's ranked results by the NewsQA rule of `../shared/README.md`. */
+/** 1-based rank of the first result answering `question` (NewsQA's rule), null for none or off-topic. */
+export function answerRank(question: EvalQuestion, results: readonly ScoredPassage[]): number | null {
+  const { article, answer } = question;
+  if (article === null || answer === null) return null;
+  const index = results.findIndex((result) => answersQuestion(result, { ...question, article, answer }));
+  return index === -1 ? null : index + 1;
+}
+
+/**
+ * Scores one question's reply by the NewsQA rule of `../shared/README.md`. `withinStory` is the rank of
+ * the answer when the question is asked again within the right story (null: not found there), given
+ * only when the reply asked which story and offered it.
+ */
 export function scoreQuestion(
   question: EvalQuestion,
-  results: readonly ScoredPassage[],
+  reply: EvalReply | readonly ScoredPassage[],
   ms: number,
+  withinStory?: number | null,
 ): QuestionOutcome {
-  const { article, answer } = question;
-  const answerable = article !== null && answer !== null;
-  let rank: number | null = null;
-  if (answerable) {
-    const index = results.findIndex((result) => answersQuestion(result, { ...question, article, answer }));
-    rank = index === -1 ? null : index + 1;
-  }
+  const { results, assurance, stories } = 'assurance' in reply ? reply : replyOf(reply);
+  const answerable = question.article !== null && question.answer !== null;
+  const rank = answerRank(question, results);
   const quote = rank === 1 ? results[0]!.quote : undefined;
+  const asksStory = (stories?.length ?? 0) > 0;
+  const direct = rank !== null && rank <= 3;
+  const chosen = withinStory !== undefined && withinStory !== null && withinStory <= 3;
   return {
     id: question.id,
     half: question.half,
@@ -59,7 +98,11 @@ export function scoreQuestion(
     rank,
     empty: results.length === 0,
     outOfPeriod: results[0]?.outOfPeriod === true,
-    quoteHolds: quote === undefined ? null : collapseWhitespace(quote).includes(collapseWhitespace(answer!)),
+    quoteHolds:
+      quote === undefined ? null : collapseWhitespace(quote).includes(collapseWhitespace(question.answer!)),
+    assurance,
+    asksStory,
+    getsThere: answerable ? (asksStory ? chosen : direct) : null,
     ms,
   };
 }
@@ -83,6 +126,16 @@ export interface Summary {
   quoteAccuracy: number | null;
   /** How many rank-1 hits carried a quote (the denominator of `quoteAccuracy`). */
   quoted: number;
+  /** Shares of all questions by the kind of reply; `empty` is the share of 'none'. */
+  answered: number;
+  closest: number;
+  /** Share of all questions whose reply asked "Which story?". */
+  asksStory: number;
+  /** Among answerable questions presented as an answer, the share with the answer in the first 3; and how many. */
+  answerHitAt3: number | null;
+  answers: number;
+  /** Share of answerable questions where a member gets there (see `QuestionOutcome.getsThere`). */
+  getsThere: number | null;
   latencyMs: { p50: number; p99: number } | null;
 }
 
@@ -91,6 +144,7 @@ export function summarize(outcomes: readonly QuestionOutcome[]): Summary {
   const shareWithin = (k: number) =>
     share(answerable, (outcome) => outcome.rank !== null && outcome.rank <= k);
   const quoted = outcomes.filter((outcome) => outcome.quoteHolds !== null);
+  const answers = answerable.filter((outcome) => outcome.assurance === 'answer');
   const latencies = outcomes.map((outcome) => outcome.ms);
   return {
     questions: outcomes.length,
@@ -107,6 +161,12 @@ export function summarize(outcomes: readonly QuestionOutcome[]): Summary {
     outOfPeriodCount: outcomes.filter((outcome) => outcome.outOfPeriod).length,
     quoteAccuracy: share(quoted, (outcome) => outcome.quoteHolds === true),
     quoted: quoted.length,
+    answered: share(outcomes, (outcome) => outcome.assurance === 'answer') ?? 0,
+    closest: share(outcomes, (outcome) => outcome.assurance === 'closest') ?? 0,
+    asksStory: share(outcomes, (outcome) => outcome.asksStory) ?? 0,
+    answerHitAt3: share(answers, (outcome) => outcome.rank !== null && outcome.rank <= 3),
+    answers: answers.length,
+    getsThere: share(answerable, (outcome) => outcome.getsThere === true),
     latencyMs:
       latencies.length === 0 ? null : { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
   };

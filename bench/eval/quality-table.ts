@@ -40,27 +40,75 @@ function figure(value: number | null): string {
  * named and showed the closest coverage instead; they are not counted in `empty`.
  */
 export function qualityTable(reports: readonly RunReport[]): string {
-  const rows = reports.flatMap(({ run, corpus, engine, halves }) =>
-    (['tune', 'test'] as const).map((half) => {
-      const summary = halves[half];
-      return [
-        run,
-        corpus,
-        engine,
-        half,
-        String(summary.questions),
-        figure(summary.hitAt1),
-        figure(summary.hitAt3),
-        figure(summary.hitAt5),
-        figure(summary.mrrAt5),
-        figure(summary.empty),
-        String(summary.emptyCount),
-        String(summary.outOfPeriodCount),
-        figure(summary.quoteAccuracy),
-        summary.latencyMs === null ? '-' : summary.latencyMs.p50.toFixed(2),
-        summary.latencyMs === null ? '-' : summary.latencyMs.p99.toFixed(2),
-      ];
-    }),
+  return formatTable(
+    HEADER,
+    halfRows(reports, (summary) => [
+      figure(summary.hitAt1),
+      figure(summary.hitAt3),
+      figure(summary.hitAt5),
+      figure(summary.mrrAt5),
+      figure(summary.empty),
+      String(summary.emptyCount),
+      String(summary.outOfPeriodCount),
+      figure(summary.quoteAccuracy),
+      summary.latencyMs === null ? '-' : summary.latencyMs.p50.toFixed(2),
+      summary.latencyMs === null ? '-' : summary.latencyMs.p99.toFixed(2),
+    ]),
+    4,
   );
-  return formatTable(HEADER, rows, 4);
+}
+
+/** One row per run, engine and half (tune, then test): its names, the half, and `cells` of its summary. */
+function halfRows(reports: readonly RunReport[], cells: (summary: Summary) => string[]): string[][] {
+  return reports.flatMap(({ run, corpus, engine, halves }) =>
+    (['tune', 'test'] as const).map((half) => [
+      run,
+      corpus,
+      engine,
+      half,
+      String(halves[half].questions),
+      ...cells(halves[half]),
+    ]),
+  );
+}
+
+const TRUST_HEADER = [
+  'set',
+  'corpus',
+  'engine',
+  'half',
+  'n',
+  'answer',
+  'closest',
+  'none',
+  'story?',
+  'hit@3|answer',
+  '(answers)',
+  'gets there',
+  'hit@3',
+];
+
+/**
+ * How sure the replies are, one row per run, engine and half: the share of replies presented as an
+ * answer (on an off-topic set: off-topic presented as an answer), as the closest coverage, and as "no
+ * coverage"; the share asking "Which story?"; hit@3 among the answerable questions presented as an
+ * answer (and how many were); and the share where a member gets there (the answer in the first 3 of
+ * the reply, or, when it asks which story, within the right story, which it must offer). An engine that
+ * does not say how sure it is presents every result as an answer.
+ */
+export function trustTable(reports: readonly RunReport[]): string {
+  return formatTable(
+    TRUST_HEADER,
+    halfRows(reports, (summary) => [
+      figure(summary.answered),
+      figure(summary.closest),
+      figure(summary.empty),
+      figure(summary.asksStory),
+      figure(summary.answerHitAt3),
+      String(summary.answers),
+      figure(summary.getsThere),
+      figure(summary.hitAt3),
+    ]),
+    4,
+  );
 }

@@ -1,10 +1,17 @@
 import { performance } from 'node:perf_hooks';
 import { loadNewsQaQuestions } from '../lib/newsqa.ts';
 import { type CorpusName, SOURCES } from './corpora.ts';
-import { type EvalQuestion, type QuestionOutcome, type ScoredPassage, scoreQuestion } from './outcome.ts';
+import {
+  answerRank,
+  type EvalQuestion,
+  type EvalReply,
+  type QuestionOutcome,
+  type ScoredPassage,
+  scoreQuestion,
+} from './outcome.ts';
 import { loadQuestionSet, type QuestionSetName, questionSetPath } from './question-set.ts';
 
-/** Which questions are asked of which corpus, for each figure issue 10 asks for. */
+/** Which questions are asked of which corpus, for each figure the eval reports. */
 export const RUNS = {
   newsqa: { corpus: 'newsqa', questions: 'newsqa', title: 'NewsQA questions over NewsQA' },
   distractors: {
@@ -44,6 +51,14 @@ export const RESULT_LIMIT = 5;
 /** Anything that answers a question with ranked passages, best first, as `BenchIndex` does. */
 export interface SearchIndex {
   search(question: string, limit: number): readonly ScoredPassage[] | Promise<readonly ScoredPassage[]>;
+  /** An engine that says how sure it is: its reply, used instead of `search`. */
+  reply?(question: string, limit: number): EvalReply | Promise<EvalReply>;
+  /** The question answered within one article, as choosing a story from "Which story?" asks it. */
+  within?(
+    question: string,
+    article: string,
+    limit: number,
+  ): readonly ScoredPassage[] | Promise<readonly ScoredPassage[]>;
 }
 
 const questionCache = new Map<string, Promise<EvalQuestion[]>>();
@@ -75,10 +90,28 @@ export async function evaluateRun(index: SearchIndex, run: RunName): Promise<Que
   const outcomes: QuestionOutcome[] = [];
   for (const question of await runQuestions(run)) {
     const started = performance.now();
-    const results = await index.search(question.question, RESULT_LIMIT);
-    outcomes.push(scoreQuestion(question, results, performance.now() - started));
+    const reply = index.reply
+      ? await index.reply(question.question, RESULT_LIMIT)
+      : await index.search(question.question, RESULT_LIMIT);
+    const ms = performance.now() - started;
+    outcomes.push(scoreQuestion(question, reply, ms, await withinStory(index, question, reply)));
   }
   return outcomes;
+}
+
+/**
+ * When the reply asks which story and offers the question's own article: the answer's rank with the
+ * question asked within it, as a member choosing that story gets it (null: not in its first results).
+ * Undefined when there was no such choice.
+ */
+async function withinStory(
+  index: SearchIndex,
+  question: EvalQuestion,
+  reply: EvalReply | readonly ScoredPassage[],
+): Promise<number | null | undefined> {
+  if (!('assurance' in reply) || question.article === null || index.within === undefined) return undefined;
+  if (!reply.stories?.some((story) => story.article === question.article)) return undefined;
+  return answerRank(question, await index.within(question.question, question.article, RESULT_LIMIT));
 }
 
 /**

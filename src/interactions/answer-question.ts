@@ -87,12 +87,17 @@ export async function answerQuestion(
     request.observe?.({ kind: 'no-coverage', corpusVersion: engine.version });
     return renderNoCoverage(request.question, closest, source ?? null, written, answer.time?.named?.label);
   }
-  request.observe?.({
-    kind: 'answered',
-    citations: answer.results.map((result) => result.citation),
-    cited: citedIn(answer.results),
-    corpusVersion: engine.version,
-  });
+  // Closest coverage is shown, but the archive does not clearly answer: it counts as a coverage gap.
+  request.observe?.(
+    answer.assurance === 'closest'
+      ? { kind: 'no-coverage', corpusVersion: engine.version }
+      : {
+          kind: 'answered',
+          citations: answer.results.map((result) => result.citation),
+          cited: citedIn(answer.results),
+          corpusVersion: engine.version,
+        },
+  );
   return renderAnswer(answer, {
     question: request.question,
     limit: request.limit,

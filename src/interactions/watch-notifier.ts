@@ -38,7 +38,8 @@ export class WatchNotifier extends ReloadNotifier {
 
   async #answer(watch: Watch, engine: EngineView): Promise<boolean> {
     const answer = await engine.answerAsync(watch.question, { limit: WATCH_ANSWER_LIMIT });
-    if (answer.results.length === 0) return false;
+    // Only an answer settles a watched question: closest coverage is what it had when it was watched.
+    if (answer.assurance !== 'answer') return false;
     // Another shard or replica checking after the same reload may have taken it already.
     if (!(await this.community.watches.claim(watch.id, this.now()))) return false;
     const citations = answer.results.map((result) => result.citation);

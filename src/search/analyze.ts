@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import { equivalentWord, SYMBOL_WORDS, splitMagnitude } from './equivalents.ts';
 import { IRREGULAR_FORMS } from './irregular-forms.ts';
 import { STOP_WORDS } from './stop-words.ts';
+import { WORD_FAMILIES } from './word-families.ts';
 
 /** A term of a text with where its word stands, for highlighting and proximity. */
 export interface Token {
@@ -34,7 +35,9 @@ export function fold(word: string): string {
 }
 
 function stem(word: string): string {
-  return /\d/.test(word) ? word : stemmer(word);
+  if (/\d/.test(word)) return word;
+  const stemmed = stemmer(word);
+  return WORD_FAMILIES.get(stemmed) ?? stemmed;
 }
 
 // Folding and stemming are the costliest steps of analysis, and news repeats its words: each raw word's

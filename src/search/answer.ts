@@ -67,6 +67,19 @@ export interface AnswerTime {
   newestFirst?: boolean;
 }
 
+/** How sure the engine is that `results` answer the question (of the question, the same on every page). */
+export type Assurance = 'answer' | 'closest' | 'none';
+
+/** One story a question fits, offered when several fit with no clear winner ("Which story?"). */
+export interface StoryChoice {
+  /** Article id: asking again with `AnswerOptions.articleId` set to it answers within that story. */
+  article: string;
+  title: string;
+  publisher: string | null;
+  /** ISO 8601 as the source stated it, null when undated. */
+  published: string | null;
+}
+
 /** The engine's reply to one question. `results` is empty when nothing in the corpus answers it. */
 export interface Answer {
   query: string;
@@ -78,6 +91,17 @@ export interface Answer {
    * when it named a period nothing from which answers it.
    */
   time?: AnswerTime;
+  /**
+   * 'answer': the results answer the question; 'closest': the results are the closest coverage, which may
+   * not answer it (shown under a plain first line saying so); 'none': `results` is empty.
+   */
+  assurance: Assurance;
+  /**
+   * Present (2 to 5 entries, best first) when the best candidates come from several distinct stories
+   * with no clear winner: the reply asks "Which story?" and offers these. `results` still holds the
+   * ranked passages. Never present when `AnswerOptions.articleId` is set.
+   */
+  stories?: StoryChoice[];
 }
 
 /** One article in a story's timeline: its passage nearest the topic. */

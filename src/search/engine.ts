@@ -6,8 +6,17 @@ import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { analyze, forgetWords, rememberCorpusWords, type Token, tokenize } from './analyze.ts';
-import type { Answer, AnswerOptions, AnswerResult, Timeline, TimelineEntry } from './answer.ts';
+import type {
+  Answer,
+  AnswerOptions,
+  AnswerResult,
+  Assurance,
+  StoryChoice,
+  Timeline,
+  TimelineEntry,
+} from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
+import { answerFeatures, type RankedResult, SHAPE_DEPTH } from './answer-features.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { confidenceFeatures, focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
@@ -21,18 +30,20 @@ import { termLayout } from './proximity.ts';
 import { pickQuote, sentenceWeight } from './quote.ts';
 import { RANKING, type RankingWeights } from './ranking.ts';
 import {
+  type ConfidenceFeature,
   confidenceOf,
   coverageScore,
   type Features,
   LAYOUT_FEATURES,
   linear,
+  logistic,
   RANKING_MODEL,
   type RankFeature,
   type RankingModel,
 } from './ranking-model.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
-import { answerInTime, type ReportGroup } from './time-layer.ts';
+import { answerInTime, type Found, type ReportGroup } from './time-layer.ts';
 import { readTimeWords } from './time-words.ts';
 import { orderTimeline, TIMELINE_ARTICLES, TIMELINE_DEPTH } from './timeline.ts';
 
@@ -59,7 +70,7 @@ export { MAX_LIMIT } from './search-engine.ts';
  * Bumped whenever analysis or index layout changes, so a persisted index built by an older version is
  * rebuilt instead of trusted.
  */
-export const ANALYSIS_VERSION = 5;
+export const ANALYSIS_VERSION = 6;
 
 const splitTerms = (text: string) => (text === '' ? [] : text.split(' '));
 
@@ -115,6 +126,8 @@ interface Candidate {
   evidence?: MatchEvidence;
   /** Calibrated probability that the passage answers the question (0 for those not measured). */
   confidence: number;
+  /** The confidence features it was judged on (for those measured). */
+  judged?: Features<ConfidenceFeature>;
 }
 
 /** One candidate as the fitting script sees it. */
@@ -165,6 +178,8 @@ interface Asked {
   counted: string | undefined;
   /** Whether a mention is made of the question's own words (then it cannot be the answer). */
   isKnown: (mention: string) => boolean;
+  /** Pairs of question terms next to each other in the question ("le touquet", "english mafia"). */
+  pairs: ReadonlySet<string>;
 }
 
 /**
@@ -186,8 +201,8 @@ export class Engine extends SearchEngine {
   private readonly ranking: RankingWeights;
   private readonly model: RankingModel;
   private readonly answers = new AnswerCache();
-  /** `weight()` of each term asked about so far (bounded by the vocabulary). */
-  private readonly weights = new Map<string, number>();
+  /** `idf()` of each term asked about so far (bounded by the vocabulary). */
+  private readonly idfs = new Map<string, number>();
 
   private constructor(
     corpus: Corpus,
@@ -264,18 +279,21 @@ export class Engine extends SearchEngine {
     return new Engine(corpus, postings, lookup, options.ranking, options.model, known?.passageIds);
   }
 
-  /** How rare a term is among passages (BM25's idf); a term the corpus lacks is as rare as can be. */
-  private weight(term: string): number {
-    let weight = this.weights.get(term);
-    if (weight === undefined) {
+  /**
+   * A term's inverse document frequency over passages (BM25's idf): how rare it is, the weight of its
+   * match. A term the corpus lacks is as rare as can be.
+   */
+  private idf(term: string): number {
+    let idf = this.idfs.get(term);
+    if (idf === undefined) {
       // The corpus's passages and as many of everyday English's as `everydayPassages` (see everyday-words.ts).
       const prior = this.ranking.everydayPassages;
       const df = (this.documentFrequency.get(term) ?? 0) + prior * everydayShare(term);
       const passages = this.passageCount + prior;
-      weight = Math.log(1 + (passages - df + 0.5) / (df + 0.5));
-      this.weights.set(term, weight);
+      idf = Math.log(1 + (passages - df + 0.5) / (df + 0.5));
+      this.idfs.set(term, idf);
     }
-    return weight;
+    return idf;
   }
 
   /** Fuzzy matching only for terms the corpus does not have: a misspelt name, never a real word. */
@@ -354,18 +372,25 @@ export class Engine extends SearchEngine {
     return answer;
   }
 
-  /** The question's answering passages as groups of reports of one fact, enough for `shown` results and one more. */
-  private *reportGroups(raw: string, shown: number, scope: Scope): Steps<ReportGroup[]> {
+  /**
+   * The question's passages as groups of reports of one fact, enough for `shown` results and one more,
+   * with how sure the engine is of them and, when several stories fit alike, those stories.
+   */
+  private *reportGroups(raw: string, shown: number, scope: Scope): Steps<Found> {
     const terms = questionTerms(raw);
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return { groups: [], assurance: 'none' };
     const type = answerTypeOf(raw);
-    // The corpus covers the question when its first result is likely enough to answer (the confidence is
-    // fitted on first results: judged on each of a dozen candidates, one would pass by chance for
-    // many an off-topic question); then the results likely enough to answer are shown.
-    const ranked = yield* this.rank(raw, terms, type, scope, shown * 4);
-    const threshold = this.model.threshold;
-    if ((ranked[0]?.confidence ?? 0) < threshold) return [];
-    const candidates = ranked.filter((candidate) => candidate.confidence >= threshold);
+    // How sure the reply is depends on the first result's confidence (the confidence is fitted on first
+    // results: judged on each of a dozen candidates, one would pass by chance for many an off-topic
+    // question); then the results at least as likely as the band's floor are shown.
+    const ranked = yield* this.rank(raw, terms, type, scope, Math.max(shown * 4, STORY_DEPTH));
+    const assurance = this.assuranceOf(ranked);
+    if (assurance === 'none') return { groups: [], assurance };
+    const floor = this.model.closestThreshold;
+    const candidates = ranked.filter((candidate) => candidate.confidence >= floor);
+    // A confident answer is given as it is; otherwise, when several stories fit alike, the member chooses.
+    const stories =
+      scope.articleId === undefined && assurance === 'closest' ? storiesOf(candidates) : undefined;
     const isKnown = knownTo(terms);
     const groups: { reports: ReportGroup; facts: Set<string> }[] = [];
     for (const [i, candidate] of candidates.entries()) {
@@ -386,12 +411,33 @@ export class Engine extends SearchEngine {
       };
       const twin = groups.find(
         (group) =>
-          group.reports[0]!.article !== article.id && sameFact(group.facts, facts, (t) => this.weight(t)),
+          group.reports[0]!.article !== article.id && sameFact(group.facts, facts, (t) => this.idf(t)),
       );
       if (twin) twin.reports.push(report);
       else groups.push({ facts, reports: [report] });
     }
-    return groups.map((group) => group.reports);
+    return {
+      groups: groups.map((group) => group.reports),
+      assurance,
+      covered: ranked[0]!.confidence >= this.model.threshold,
+      ...(stories ? { stories } : {}),
+    };
+  }
+
+  /**
+   * How sure the reply is: 'none' when the first result's coverage confidence is below the closest
+   * band; else 'answer' when the answer model finds the first results likely enough to hold the answer,
+   * 'closest' otherwise (`RankingModel.closestThreshold`, `answer`, `answerThreshold`).
+   */
+  private assuranceOf(ranked: readonly Candidate[]): Assurance {
+    const first = ranked[0];
+    if (first?.judged === undefined || first.confidence < this.model.closestThreshold) return 'none';
+    const features = answerFeatures(
+      first.judged,
+      first.confidence,
+      ranked.slice(0, SHAPE_DEPTH).map(rankedResult),
+    );
+    return logistic(this.model.answer, features) >= this.model.answerThreshold ? 'answer' : 'closest';
   }
 
   /**
@@ -458,7 +504,7 @@ export class Engine extends SearchEngine {
 
   /** The question's terms with their rarity, and what counts as its answer. */
   private weigh(question: string, terms: string[], type: AnswerType): Asked {
-    const termWeights = new Map(terms.map((term) => [term, this.weight(term)]));
+    const termWeights = new Map(terms.map((term) => [term, this.idf(term)]));
     let totalWeight = 0;
     for (const weight of termWeights.values()) totalWeight += weight;
     return {
@@ -470,6 +516,7 @@ export class Engine extends SearchEngine {
       focus: focusTerms(question),
       counted: countedTerm(question),
       isKnown: knownTo(terms),
+      pairs: new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`)),
     };
   }
 
@@ -504,16 +551,17 @@ export class Engine extends SearchEngine {
     const located = this.byCitation.get(String(hit.id));
     if (!located) return undefined;
     const { termWeights, totalWeight, type, isKnown } = asked;
-    const matchedTerms = new Map(hit.terms.map((term) => [term, this.weight(term)]));
+    const matchedTerms = new Map(hit.terms.map((term) => [term, this.idf(term)]));
     const inPassage = new Set(hit.queryTerms);
     const own = textTerms(hit);
-    const speakerBefore =
-      everyFeature || this.model.ranking.speakerBefore !== 0
-        ? this.speakerBefore(located, own, retrieved, asked)
-        : 0;
+    // The neighbour and speaker features weigh 0 in the shipped model: measured only for fitting.
+    const weighs = (name: RankFeature) => everyFeature || this.model.ranking[name] !== 0;
+    const speakerBefore = weighs('speakerBefore') ? this.speakerBefore(located, own, retrieved, asked) : 0;
     let contextOnly = 0;
-    for (const term of hit.terms) {
-      if (!hit.match[term]?.includes('text')) contextOnly += this.weight(term);
+    if (weighs('contextOnly') || weighs('speakerInContext') || weighs('factBesideContext')) {
+      for (const term of hit.terms) {
+        if (!hit.match[term]?.includes('text')) contextOnly += this.idf(term);
+      }
     }
     let tokens: Token[] | undefined;
     if (retrieved.common.length > 0) {
@@ -538,7 +586,10 @@ export class Engine extends SearchEngine {
       coverage: this.covered(own, asked),
       articleCoverage: this.covered(new Set([...inPassage, ...articleTerms]), asked),
       contextOnly: neighbours,
-      speakerInContext: PRONOUN_SPEAKER.test(located.passage.text) ? neighbours : 0,
+      speakerInContext:
+        neighbours > 0 && weighs('speakerInContext') && PRONOUN_SPEAKER.test(located.passage.text)
+          ? neighbours
+          : 0,
       speakerBefore,
       factBesideContext: holdsAnswerType ? neighbours : 0,
       lead: articleShare / (1 + located.passage.index),
@@ -606,23 +657,23 @@ export class Engine extends SearchEngine {
    * first; the rest keep their lower bound. Leaves the candidates sorted by score.
    */
   private *measureLayout(candidates: Candidate[], asked: Asked, wanted: number): Steps<void> {
-    const { terms, totalWeight, type, isKnown, counted } = asked;
+    const { totalWeight, type, isKnown, counted, pairs } = asked;
     const model = this.model;
+    // `proximity` weighs 0 in the shipped model: measured only for fitting (every layout measured).
+    const proximity = wanted === Number.POSITIVE_INFINITY || model.ranking.proximity !== 0;
     candidates.sort((a, b) => b.score - a.score);
     let layoutAtMost = 0;
     // A question that counts nothing leaves `countsAsked` 0 for every passage.
     for (const name of LAYOUT_FEATURES) {
       if (name !== 'countsAsked' || counted !== undefined) layoutAtMost += Math.max(0, model.ranking[name]);
     }
-    // Pairs of question terms next to each other in the question ("Le Touquet", "English mafia").
-    const pairs = new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`));
     const best: number[] = [];
     for (const candidate of candidates) {
       if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
       yield;
       const { passage } = candidate.located;
       const tokens = candidate.tokens ?? tokenize(passage.text);
-      const layout = termLayout(tokens, candidate.matchedTerms, totalWeight);
+      const layout = termLayout(tokens, candidate.matchedTerms, totalWeight, proximity);
       const f = candidate.features;
       f.proximity = layout.proximity;
       f.window = layout.densestWindow;
@@ -661,14 +712,12 @@ export class Engine extends SearchEngine {
       speaksOfAsker,
       focus,
     };
-    candidate.confidence = confidenceOf(
-      this.model,
-      confidenceFeatures(
-        candidate.evidence,
-        candidate.features,
-        coverageScore(this.model.ranking, candidate.features),
-      ),
+    candidate.judged = confidenceFeatures(
+      candidate.evidence,
+      candidate.features,
+      coverageScore(this.model.ranking, candidate.features),
     );
+    candidate.confidence = confidenceOf(this.model, candidate.judged);
   }
 
   /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */
@@ -759,6 +808,46 @@ export class Engine extends SearchEngine {
   }
 }
 
+/** How many of the best candidates shown are read for the stories a question fits. */
+const STORY_DEPTH = 12;
+
+/**
+ * A story is offered beside the first when its best candidate's score is within this of the first's.
+ * Chosen on the tuning halves (`npm run fit-ranking`'s candidates, closest-coverage replies only): the
+ * widest margin at which no set readers wrote (seed, BBC/Reuters, readers) is asked "Which story?" for
+ * more than a quarter of its questions; a member then gets to the answer for BBC/Reuters 0.759 (0.722
+ * without stories), NewsQA over 24k 0.488 (0.458), readers 0.833 (0.778), seed 0.900 (0.867).
+ */
+const STORY_MARGIN = 1;
+
+/** At most this many stories are offered. */
+const MAX_STORIES = 5;
+
+/**
+ * The stories ("Which story?") among the best candidates shown when they come from several articles
+ * with no clear winner: each article's best candidate in ranked order, those within `STORY_MARGIN` of
+ * the first; undefined when only one article is that close.
+ */
+function storiesOf(ranked: readonly Candidate[]): StoryChoice[] | undefined {
+  const best = ranked[0];
+  if (best === undefined) return undefined;
+  const stories: StoryChoice[] = [];
+  const seen = new Set<string>();
+  for (const candidate of ranked.slice(0, STORY_DEPTH)) {
+    const { article } = candidate.located;
+    if (seen.has(article.id) || best.score - candidate.score > STORY_MARGIN) continue;
+    if (stories.length === MAX_STORIES) break;
+    seen.add(article.id);
+    stories.push({
+      article: article.id,
+      title: article.title,
+      publisher: article.publisher,
+      published: article.published,
+    });
+  }
+  return stories.length >= 2 ? stories : undefined;
+}
+
 /** A word of at least this many passages is kept analysed for questions once an index is built. */
 const COMMON_WORD_PASSAGES = 20;
 
@@ -845,6 +934,16 @@ function quotedFrom(article: Article, citation: string): ArticleMeta & { citatio
     published: article.published,
     author: article.author,
     language: article.language,
+  };
+}
+
+/** A candidate as the answer model reads the ranking. */
+function rankedResult(candidate: Candidate): RankedResult {
+  return {
+    score: candidate.score,
+    article: candidate.located.article.id,
+    articleRelevance: candidate.features.article,
+    passageRelevance: candidate.features.passage,
   };
 }
 

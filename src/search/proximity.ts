@@ -15,17 +15,21 @@ export interface TermLayout {
 
 /**
  * Where in a passage, given as its tokens, the matched terms stand. `weights` maps each matched indexed
- * term to its weight.
+ * term to its weight. `withProximity` false leaves `proximity` 0 (a model that weighs it 0).
  */
 export function termLayout(
   passage: readonly Token[],
   weights: ReadonlyMap<string, number>,
   totalWeight: number,
+  withProximity = true,
 ): TermLayout {
   const tokens = passage.filter((token) => weights.has(token.term));
   const distinct = new Set(tokens.map((token) => token.term)).size;
   return {
-    proximity: distinct < 2 ? 0 : (distinct - 1) / Math.max(narrowestCover(tokens, distinct), distinct - 1),
+    proximity:
+      !withProximity || distinct < 2
+        ? 0
+        : (distinct - 1) / Math.max(narrowestCover(tokens, distinct), distinct - 1),
     densestWindow: totalWeight > 0 ? densest(tokens, weights) / totalWeight : 0,
   };
 }

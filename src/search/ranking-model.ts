@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 
 /**
  * What the ranking knows of one candidate passage, each feature about 0..1. The ranking score is a
@@ -24,20 +25,14 @@ export const RANK_FEATURES = [
   'speakerInContext',
   /**
    * A passage speaking through a pronoun or continuing a quote: share of the question's weight it lacks
-   * that the three passages before it hold (who is speaking). Measured only for fitting while weighed 0.
+   * that the three passages before it hold (who is speaking).
    */
   'speakerBefore',
   /**
    * `contextOnly` when the passage holds the kind of fact asked for: the question's words name the
-   * topic in the paragraph before or after, and this one gives the name, sum or date.
-   *
-   * Neither this nor `speakerBefore` is chosen by `npm run fit-ranking` (issue 10, sixth session):
-   * cross-validated hit@1 at L2 0.01, seed / NewsQA / NewsQA over 24k / BBC-Reuters, 0.767 / 0.408 /
-   * 0.313 / 0.456 without them, 0.767 / 0.408 / 0.306 / 0.443 with either or both; at the chosen L2
-   * (0.1) a fit with them ranks the tuning questions exactly as the weights without them. The seed
-   * answers they were made for ("I have a guard dog…" three paragraphs after "Madeleine Darneux, 39,
-   * said"; "He said: [The] cars are English…") trail the first result by about 2 points of score, far
-   * more than the 0.4 an unregularised fit gives `speakerBefore`.
+   * topic in the paragraph before or after, and this one gives the name, sum or date. Like the other
+   * neighbour and speaker features and `proximity`, it gains nothing held out and the model weighs it 0;
+   * the engine measures such features only for fitting.
    */
   'factBesideContext',
   /** The inverted pyramid: the article's relevance over (1 + the passage's place in it). */
@@ -76,7 +71,6 @@ export const LAYOUT_FEATURES: readonly RankFeature[] = [
  * the question: the confidence reads the ranking score without their part (`coverageScore`). A number
  * before what "how many" counts picks the paragraph that gives the count, but an off-topic "How many
  * people died in the Grenfell Tower fire?" finds one too ("Three elderly people died", in another fire).
- * Refitted as a confidence feature, `countsAsked` weighed -0.12 (issue 10, seventh session).
  */
 export const PLACEMENT_FEATURES: readonly RankFeature[] = ['countsAsked'];
 
@@ -148,12 +142,41 @@ export const CONFIDENCE_FEATURES = [
 ] as const;
 export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
 
+/**
+ * What says whether the first results hold the answer, beyond whether the corpus covers the question:
+ * how far the first result stands above the others (`answer-features.ts`). When a question fits several
+ * stories alike ("How many were wounded?"), the first result is about as good as the next article's,
+ * and more often wrong.
+ */
+export const SHAPE_FEATURES = [
+  /** The coverage confidence of the first result, as log odds. */
+  'coverageLogit',
+  /** The first result's ranking score over the second's (at most 3). */
+  'secondGap',
+  /** ...over the best of another article among the first five (else the fifth; at most 3). */
+  'otherArticleGap',
+  /** Distinct articles among the first five results, over 5. */
+  'articles',
+  /** Share of the first 3 results from the first result's article. */
+  'sameArticle',
+  /** The first result's article relevance and passage relevance (ranking features `article`, `passage`). */
+  'article',
+  'passage',
+] as const;
+export type ShapeFeature = (typeof SHAPE_FEATURES)[number];
+
+/** Features of the answer model: the first result's confidence features and the shape of the ranking. */
+export const ANSWER_FEATURES = [...CONFIDENCE_FEATURES, ...SHAPE_FEATURES] as const;
+export type AnswerFeature = (typeof ANSWER_FEATURES)[number];
+
 export type Features<Name extends string> = Record<Name, number>;
 
-export interface ConfidenceWeights {
+/** A logistic model: the probability is 1 / (1 + e^-(bias + weights · features)). */
+export interface LogisticWeights<Name extends string> {
   bias: number;
-  weights: Features<ConfidenceFeature>;
+  weights: Features<Name>;
 }
+export type ConfidenceWeights = LogisticWeights<ConfidenceFeature>;
 
 export interface RankingModel {
   /** Weights of the ranking score, a linear model of `RANK_FEATURES`. */
@@ -163,8 +186,20 @@ export interface RankingModel {
    * given this passage as its answer.
    */
   confidence: ConfidenceWeights;
-  /** A passage is shown only when its confidence is at least this; none passing is "no coverage". */
+  /** A passage is likely about the question when its confidence is at least this (a timeline's entries). */
   threshold: number;
+  /**
+   * The "no coverage" band: a first result less confident than this is no reply at all; otherwise the
+   * results at least this confident are shown, as an answer or as the closest coverage.
+   */
+  closestThreshold: number;
+  /**
+   * Logistic model, from `ANSWER_FEATURES`, of the probability that the first 3 results hold the answer:
+   * at least `answerThreshold` (and the corpus covering the question, above), the reply is an answer;
+   * below it, the closest coverage.
+   */
+  answer: LogisticWeights<AnswerFeature>;
+  answerThreshold: number;
 }
 
 export function linear<Name extends string>(weights: Features<Name>, features: Features<Name>): number {
@@ -174,63 +209,65 @@ export function linear<Name extends string>(weights: Features<Name>, features: F
 }
 
 export function confidenceOf(model: RankingModel, features: Features<ConfidenceFeature>): number {
-  return 1 / (1 + Math.exp(-(model.confidence.bias + linear(model.confidence.weights, features))));
+  return logistic(model.confidence, features);
 }
 
-function isWeights(value: unknown, names: readonly string[]): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return names.every((name) => typeof record[name] === 'number' && Number.isFinite(record[name]));
+export function logistic<Name extends string>(
+  model: LogisticWeights<Name>,
+  features: Features<Name>,
+): number {
+  return 1 / (1 + Math.exp(-(model.bias + linear(model.weights, features))));
+}
+
+const weight = z.number();
+
+/** Every named weight, a number. */
+function allWeights<Name extends string>(names: readonly Name[]) {
+  return z.object(Object.fromEntries(names.map((name) => [name, weight])) as Record<Name, typeof weight>);
 }
 
 /**
- * Confidence weights, a feature the file does not weigh yet counting 0 (a feature just added, before
- * `npm run fit-ranking --ranking-from` refits the confidence); undefined when a weight is no number.
+ * A logistic model whose features the file does not weigh yet count 0 (a feature just added, before
+ * `npm run fit-ranking --ranking-from` refits it); names it does not know are dropped.
  */
-function confidenceWeights(value: unknown): ConfidenceWeights | undefined {
-  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  const weights = (
-    typeof record.weights === 'object' && record.weights !== null ? record.weights : {}
-  ) as Record<string, unknown>;
-  const bias = record.bias ?? 0;
-  const known = Object.entries(weights).filter(([name]) =>
-    (CONFIDENCE_FEATURES as readonly string[]).includes(name),
-  );
-  if (typeof bias !== 'number' || !Number.isFinite(bias)) return undefined;
-  if (!known.every(([, weight]) => typeof weight === 'number' && Number.isFinite(weight))) return undefined;
-  return {
-    bias,
-    weights: Object.fromEntries(
-      CONFIDENCE_FEATURES.map((name) => [name, (weights[name] as number | undefined) ?? 0]),
-    ) as Features<ConfidenceFeature>,
-  };
+function logisticWeights<Name extends string>(names: readonly Name[]) {
+  return z
+    .object({ bias: weight.default(0), weights: z.record(z.string(), weight).default({}) })
+    .transform(({ bias, weights }) => ({
+      bias,
+      weights: Object.fromEntries(names.map((name) => [name, weights[name] ?? 0])) as Features<Name>,
+    }));
 }
 
+const MODEL_SCHEMA = z
+  .object({
+    ranking: allWeights(RANK_FEATURES),
+    confidence: logisticWeights(CONFIDENCE_FEATURES),
+    threshold: weight,
+    closestThreshold: weight,
+    answer: logisticWeights(ANSWER_FEATURES),
+    answerThreshold: weight,
+  })
+  .refine((model) => model.closestThreshold <= model.threshold, {
+    message: 'closestThreshold must be no higher than threshold',
+    path: ['closestThreshold'],
+  });
+
 /**
- * Checks a parsed model file: every ranking feature weighted, numbers only. Throws naming the file
- * otherwise. Confidence features it lacks weigh 0 until the confidence is refitted.
+ * Checks a parsed model file: every ranking feature weighted, numbers only, the bands in order. Throws
+ * naming the file and the first field that is wrong otherwise. Confidence and answer features it lacks
+ * weigh 0 until refitted.
  */
 export function parseRankingModel(value: unknown, source = 'ranking model'): RankingModel {
-  const model = value as Partial<RankingModel> | null;
-  const confidence = model?.confidence;
-  const weights =
-    typeof confidence === 'object' && confidence !== null ? confidenceWeights(confidence) : undefined;
-  if (
-    typeof model !== 'object' ||
-    model === null ||
-    !isWeights(model.ranking, RANK_FEATURES) ||
-    weights === undefined ||
-    typeof model.threshold !== 'number'
-  ) {
-    throw new Error(
-      `${source}: expected ranking weights for ${RANK_FEATURES.join(', ')}, a confidence model and a threshold`,
-    );
+  const parsed = MODEL_SCHEMA.safeParse(value);
+  if (parsed.success) {
+    return { ...parsed.data, ranking: pick(parsed.data.ranking, RANK_FEATURES) };
   }
-  return {
-    ranking: pick(model.ranking!, RANK_FEATURES),
-    confidence: weights,
-    threshold: model.threshold,
-  };
+  const issue = parsed.error.issues[0]!;
+  const where = issue.path.length > 0 ? ` (at ${issue.path.join('.')})` : '';
+  throw new Error(
+    `${source}: expected ranking weights for ${RANK_FEATURES.join(', ')}, confidence and answer models, and the bands threshold, closestThreshold (no higher) and answerThreshold${where}`,
+  );
 }
 
 function pick<Name extends string>(record: Features<Name>, names: readonly Name[]): Features<Name> {

@@ -7,10 +7,8 @@ export interface RankingWeights {
   /** BM25 parameters of the passage index (MiniSearch's defaults: k 1.2, b 0.7, d 0.5). */
   bm25: { k: number; b: number; d: number };
   /**
-   * BM25 parameters of the article index. A stronger length normalisation (b 0.85, 1.0), against the
-   * long Telegraph article's passages winning on article relevance, was tried (issue 10, sixth session):
-   * seed tuning hit@1 0.767 -> 0.800 (one question), NewsQA 0.413 -> 0.409-0.410, NewsQA over the 24k
-   * articles hit@5 0.503 -> 0.497-0.499, after refitting; a trade between sets, so b stays 0.7.
+   * BM25 parameters of the article index. A stronger length normalisation trades one set against
+   * another (seed against NewsQA), so it is MiniSearch's default.
    */
   articleBm25: { k: number; b: number; d: number };
   /** Boost of question terms written as proper names (capitalised, not the first word). */
@@ -37,12 +35,9 @@ export interface RankingWeights {
    */
   vagueQuestionPostings: number;
   /**
-   * How many of the best passages by MiniSearch score are re-ranked. 100 (with 6 articles) was tried
-   * (issue 10, fourth session): 4 more of the 79 BBC/Reuters tuning answers reach the ranking, and in
-   * `npm run eval` BBC/Reuters hit@3 and hit@5 rose by one question on each half and NewsQA over the 24k
-   * articles by 2-8 questions, nothing else moving by more than one; but each candidate's features cost
-   * (with common words, the passage is tokenized), and `npm run bench` measured 1.5x the CPU per question at
-   * 121k passages (p50 and p99), so it stays at 40.
+   * How many of the best passages by MiniSearch score are re-ranked. Each candidate's features cost
+   * (with common words the passage is tokenized): 100 passages and 6 articles cost 1.5x the CPU per
+   * question at 121k passages for a question or two more answered per set.
    */
   candidates: number;
   /** Every matching passage of this many best-matching articles is re-ranked too. */

@@ -1,6 +1,6 @@
 import { publishedDay } from '../corpus/published-date.ts';
 import type { Steps } from '../event-loop.ts';
-import type { Answer, AnswerResult, AnswerTime, ReportRef } from './answer.ts';
+import type { Answer, AnswerResult, AnswerTime, Assurance, ReportRef, StoryChoice } from './answer.ts';
 import type { Period } from './period.ts';
 import { readTimeWords } from './time-words.ts';
 
@@ -13,6 +13,20 @@ import { readTimeWords } from './time-words.ts';
 
 /** Reports of one fact from different articles, most relevant first. */
 export type ReportGroup = AnswerResult[];
+
+/** What one search found: its groups, how sure it is of them, and the stories to choose from, if any. */
+export interface Found {
+  /** Empty exactly when `assurance` is 'none'. */
+  groups: ReportGroup[];
+  assurance: Assurance;
+  /** Its first result is likely about the question (`RankingModel.threshold`), whatever the answer model says. */
+  covered?: boolean;
+  stories?: StoryChoice[];
+}
+
+const NOTHING: Found = { groups: [], assurance: 'none' };
+
+const STRENGTH: Record<Assurance, number> = { none: 0, closest: 1, answer: 2 };
 
 /**
  * Groups put newest first are chosen among at least this many, so the first pages of an answer agree
@@ -32,7 +46,7 @@ export function* answerInTime(
   limit: number,
   period: Period | undefined,
   timeWords: boolean,
-  search: (text: string, period: Period | undefined, shown: number) => Steps<ReportGroup[]>,
+  search: (text: string, period: Period | undefined, shown: number) => Steps<Found>,
 ): Steps<Answer> {
   const shown = offset + limit;
   const words = timeWords ? readTimeWords(question) : undefined;
@@ -43,14 +57,30 @@ export function* answerInTime(
   // month's year), which the filter stands for, the question is searched without the period's words, as
   // `since`/`until` would search it. A recency word ("today") is never dropped.
   const topic = words && words.topic !== '' ? words.topic : question;
-  const all = yield* search(question, period, pool);
+  const asked = yield* search(question, period, pool);
+  const named = words?.named && period === undefined ? words.named : undefined;
+  const inPeriod = named ? yield* search(topic, named.period, shown) : NOTHING;
+  const inYear =
+    named?.year && inPeriod.assurance !== 'answer' ? yield* search(topic, named.year, shown) : NOTHING;
+  // Closest coverage never stands beside an answer: when any search answers, the others' closest
+  // coverage counts as nothing found. A period's search is the question asked again within it, so
+  // when the question as asked is answered, the period's results count where they are about it.
+  const assurance = [asked, inPeriod, inYear].reduce<Assurance>(
+    (best, found) => (STRENGTH[found.assurance] > STRENGTH[best] ? found.assurance : best),
+    'none',
+  );
+  const kept = (found: Found) =>
+    found.assurance === assurance ||
+    (found !== asked && asked.assurance === 'answer' && found.covered === true)
+      ? found.groups
+      : [];
+  const all = kept(asked);
   const time: AnswerTime = {};
   let groups = all;
-  if (words?.named && period === undefined) {
-    const named = words.named;
-    const within = yield* search(topic, named.period, shown);
+  if (named) {
+    const within = kept(inPeriod);
     // A month with no coverage: the coverage of its year comes first, the nearest month said.
-    const around = within.length === 0 && named.year ? yield* search(topic, named.year, shown) : [];
+    const around = within.length === 0 ? kept(inYear) : [];
     if (within.length > 0 || around.length > 0)
       groups = preferPeriod(within.length > 0 ? within : around, all);
     if (within.length > 0) {
@@ -73,17 +103,24 @@ export function* answerInTime(
   }
   if (groups.length === 0) {
     // Refused, but a period was named: the reply can say that nothing from then answers it.
-    const named =
-      words?.named && period === undefined
-        ? { named: { label: words.named.label, found: false } }
-        : undefined;
-    return { query: question, results: [], hasMore: false, ...(named ? { time: named } : {}) };
+    const refused = named ? { named: { label: named.label, found: false } } : undefined;
+    return {
+      query: question,
+      results: [],
+      hasMore: false,
+      ...(refused ? { time: refused } : {}),
+      assurance: 'none',
+    };
   }
+  // The stories are those the question as asked fits, offered when its own search leads the reply.
+  const stories = asked.assurance === assurance ? asked.stories : undefined;
   return {
     query: question,
     results: groups.slice(offset, shown).map(groupResult),
     hasMore: groups.length > shown,
     ...(time.named || time.newestFirst ? { time } : {}),
+    assurance,
+    ...(stories ? { stories } : {}),
   };
 }
 

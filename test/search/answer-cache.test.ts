@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Answer } from '../../src/search/answer.ts';
 import { AnswerCache } from '../../src/search/answer-cache.ts';
 
-const answer = (query: string): Answer => ({ query, results: [], hasMore: false });
+const answer = (query: string): Answer => ({ query, results: [], hasMore: false, assurance: 'none' });
 
 describe('AnswerCache', () => {
   it('forgets the least recently used answer first', () => {
@@ -19,7 +19,7 @@ describe('AnswerCache', () => {
 
   it('hands out answers no caller can change', () => {
     const cache = new AnswerCache();
-    cache.set('q', { query: 'q', results: [], hasMore: true });
+    cache.set('q', { query: 'q', results: [], hasMore: true, assurance: 'none' });
     const shared = cache.get('q')!;
     expect(() => {
       (shared as { hasMore: boolean }).hasMore = false;

@@ -105,13 +105,17 @@ describe('the confidence that the corpus covers a question', () => {
     expect(first?.citation).toBe(`${TETEGHEM}#2`);
     expect(confidenceFeatures(first!.evidence, first!.features, 0).focusUnknownShare).toBeGreaterThan(0);
     expect(confidence(first!)).toBeLessThan(RANKING_MODEL.threshold);
-    expect(engine.answer(question).results).toEqual([]);
+    // Teteghem's article is the closest coverage: shown as such, never as an answer.
+    const answer = engine.answer(question);
+    expect(answer.assurance).toBe('closest');
+    expect(answer.results[0]?.citation).toBe(`${TETEGHEM}#2`);
   });
 
   it('GIVEN an off-topic question sharing a word with the seed articles THEN no passage of them is shown', () => {
     // "capital" is in no seed article, "Australia" neither: nothing is confident enough.
-    expect(engine.answer('What is the capital city of Australia?').results).toEqual([]);
-    expect(engine.answer('How do I renew my passport online?').results).toEqual([]);
+    for (const question of ['What is the capital city of Australia?', 'How do I renew my passport online?']) {
+      expect(engine.answer(question)).toMatchObject({ assurance: 'none', results: [] });
+    }
   });
 });
 
@@ -123,6 +127,13 @@ describe('the model file', () => {
     delete file.confidence.weights.yearRarity;
     expect(parseRankingModel(file).confidence.weights.yearRarity).toBe(0);
     file.confidence.weights.speaksOfAsker = 'high';
-    expect(() => parseRankingModel(file, 'model.json')).toThrow(/model\.json: expected/);
+    expect(() => parseRankingModel(file, 'model.json')).toThrow(
+      /^model\.json: expected .* \(at confidence\.weights\.speaksOfAsker\)$/,
+    );
+  });
+
+  it('refuses bands out of order: the closest band above the coverage threshold', () => {
+    const file = { ...JSON.parse(JSON.stringify(RANKING_MODEL)), closestThreshold: 0.9, threshold: 0.3 };
+    expect(() => parseRankingModel(file, 'model.json')).toThrow(/\(at closestThreshold\)$/);
   });
 });

@@ -93,8 +93,40 @@ describe('answers from the seed corpus', () => {
     'What is the weather in Calais today?',
     'When was the Eiffel Tower built?',
     'how do I bake bread',
-  ])('GIVEN "%s", which the corpus does not cover, THEN the answer is empty', (question) => {
-    expect(engine.answer(question).results).toEqual([]);
+  ])('GIVEN "%s", which the corpus does not cover, THEN it is never presented as an answer', (question) => {
+    const answer = engine.answer(question);
+    expect(answer.assurance).not.toBe('answer');
+    expect(answer.results.length > 0).toBe(answer.assurance === 'closest');
+  });
+
+  it('GIVEN a question the seed articles answer THEN the reply is an answer', () => {
+    const answer = engine.answer('who threatened the mayor of Teteghem?');
+    expect(answer.assurance).toBe('answer');
+    expect(answer.results[0]?.article).toBe(TETEGHEM);
+  });
+
+  it('GIVEN a question about Calais the articles do not answer THEN their Calais passage is only the closest coverage', () => {
+    // "weather" is in no seed article; "Calais" is in two headlines.
+    const answer = engine.answer('What is the weather in Calais today?');
+    expect(answer.assurance).toBe('closest');
+    expect(answer.results.map((r) => r.article)).toContain(RENEWS);
+  });
+
+  it('GIVEN words nothing in the corpus holds THEN the reply is "no coverage", with no results and no stories', () => {
+    const answer = engine.answer('What is the capital of Australia?');
+    expect(answer).toMatchObject({ assurance: 'none', results: [], hasMore: false });
+    expect(answer.stories).toBeUndefined();
+  });
+
+  it('is as sure of a question on every page, and never offers stories within one article', () => {
+    const question = 'What is the population of Teteghem?';
+    const first = engine.answer(question, { limit: 1 });
+    const second = engine.answer(question, { limit: 1, offset: 1 });
+    expect(second.assurance).toBe(first.assurance);
+    expect(second.stories).toEqual(first.stories);
+    for (const article of [TETEGHEM, TELEGRAPH, RENEWS]) {
+      expect(engine.answer(question, { articleId: article }).stories).toBeUndefined();
+    }
   });
 
   // Issue 10: questions the seed articles plainly answer, which hard rules used to turn away.

@@ -56,6 +56,7 @@ describe('a year or month named in the question', () => {
       results: [],
       hasMore: false,
       time: { named: { label: '1990', found: false } },
+      assurance: 'none',
     });
   });
 

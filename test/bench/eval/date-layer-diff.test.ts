@@ -18,6 +18,9 @@ const outcome = (id: string, extra: Partial<QuestionOutcome> = {}): QuestionOutc
   empty: false,
   outOfPeriod: false,
   quoteHolds: null,
+  assurance: 'answer',
+  asksStory: false,
+  getsThere: true,
   ms: 1,
   ...extra,
 });

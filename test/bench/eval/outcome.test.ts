@@ -68,6 +68,23 @@ describe('scoreQuestion', () => {
     expect(scoreQuestion(offTopic, [lede], 1)).toMatchObject({ answerable: false, rank: null, empty: false });
   });
 
+  it('takes the results of an engine that only ranks as an answer, and an empty list as "no coverage"', () => {
+    expect(scoreQuestion(howLong, [answering], 1)).toMatchObject({ assurance: 'answer', getsThere: true });
+    expect(scoreQuestion(offTopic, [], 1)).toMatchObject({ assurance: 'none', getsThere: null });
+  });
+
+  it('says a member gets there from the first 3 of the reply, or, when it asks which story, from the right one', () => {
+    const reply = { results: [lede, lede, lede, answering], assurance: 'answer' as const };
+    expect(scoreQuestion(howLong, reply, 1).getsThere).toBe(false);
+    const direct = { results: [answering], assurance: 'closest' as const };
+    expect(scoreQuestion(howLong, direct, 1)).toMatchObject({ assurance: 'closest', getsThere: true });
+    const asking = { ...direct, stories: [{ article }, { article: 'other' }] };
+    // Asking which story, the reply's own passages do not count: the member chooses first.
+    expect(scoreQuestion(howLong, asking, 1)).toMatchObject({ asksStory: true, getsThere: false });
+    expect(scoreQuestion(howLong, asking, 1, 2).getsThere).toBe(true);
+    expect(scoreQuestion(howLong, asking, 1, null).getsThere).toBe(false);
+  });
+
   it('records an answer given as the closest coverage to a period that has none', () => {
     expect(scoreQuestion(offTopic, [lede], 1).outOfPeriod).toBe(false);
     expect(scoreQuestion(offTopic, [{ ...lede, outOfPeriod: true }], 1)).toMatchObject({
@@ -90,6 +107,9 @@ function outcome(
     empty: false,
     outOfPeriod: false,
     quoteHolds: null,
+    assurance: 'answer',
+    asksStory: false,
+    getsThere: rank !== null && rank <= 3,
     ms: 1,
     ...extra,
   };
@@ -129,6 +149,24 @@ describe('summarize', () => {
       empty: 1 / 3,
       outOfPeriodCount: 1,
       quoteAccuracy: null,
+    });
+  });
+
+  it('gives the share of each kind of reply, hit@3 among answers, and how often a member gets there', () => {
+    const summary = summarize([
+      outcome('tune', 1),
+      outcome('tune', 4, { getsThere: true, asksStory: true }),
+      outcome('tune', 2, { assurance: 'closest' }),
+      outcome('tune', null, { assurance: 'none', empty: true }),
+    ]);
+    expect(summary).toMatchObject({
+      answered: 0.5,
+      closest: 0.25,
+      empty: 0.25,
+      asksStory: 0.25,
+      answerHitAt3: 0.5,
+      answers: 2,
+      getsThere: 0.75,
     });
   });
 

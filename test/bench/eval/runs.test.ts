@@ -89,4 +89,29 @@ describe('evaluateRun', () => {
     expect(outcomes.every((outcome) => outcome.empty && outcome.rank === null)).toBe(true);
     expect(outcomes.map((outcome) => outcome.half)).toEqual(seed.map((record) => record.half));
   });
+
+  it("asks again within a story only when the reply offers the question's own article", async () => {
+    const within: string[] = [];
+    const outcomes = await evaluateRun(
+      {
+        search: () => [],
+        reply: () => ({
+          results: [],
+          assurance: 'closest',
+          stories: [{ article: 'teteghem-mayor-threatened-with-gun' }, { article: 'elsewhere' }],
+        }),
+        within(_question, article) {
+          within.push(article);
+          return [];
+        },
+      },
+      'seed',
+    );
+    const seed = await loadQuestionSet(
+      new URL('../../../bench/data/questions/seed.jsonl', import.meta.url).pathname,
+    );
+    const teteghem = seed.filter((record) => record.article === 'teteghem-mayor-threatened-with-gun');
+    expect(within).toHaveLength(teteghem.length);
+    expect(outcomes.every((outcome) => outcome.asksStory && outcome.getsThere === false)).toBe(true);
+  });
 });

@@ -54,6 +54,7 @@ describe('renderAnswer', () => {
           result({ citation: 'seed#1', published: null, url: null }),
         ],
         hasMore: false,
+        assurance: 'answer',
       },
       { question: 'who?', limit: 3, offset: 0, source: null },
     );
@@ -64,7 +65,12 @@ describe('renderAnswer', () => {
 
   it('renders each passage as a quote with a citation line: publisher, date, link and citation id', () => {
     const reply = renderAnswer(
-      { query: 'who?', results: [result({ alsoReportedBy: ['other#4'] })], hasMore: false },
+      {
+        query: 'who?',
+        results: [result({ alsoReportedBy: ['other#4'] })],
+        hasMore: false,
+        assurance: 'answer',
+      },
       { question: 'who?', limit: 3, offset: 0, source: null },
     );
     expect(reply.content).toBe('One passage answers your question:');
@@ -86,7 +92,12 @@ describe('renderAnswer', () => {
       `The ${word} committee met for a very long time to discuss ${'the harbour timetable and '.repeat(12)}fees.`;
     const quote = [sentence('first'), sentence('second'), sentence('third')].join(' ');
     const reply = renderAnswer(
-      { query: 'q', results: [result({ quote, highlights: [{ start: 4, end: 9 }] })], hasMore: false },
+      {
+        query: 'q',
+        results: [result({ quote, highlights: [{ start: 4, end: 9 }] })],
+        hasMore: false,
+        assurance: 'answer',
+      },
       { question: 'q', limit: 1, offset: 0, source: null },
     );
     const description = reply.embeds?.[0]?.description ?? '';
@@ -107,6 +118,7 @@ describe('renderAnswer', () => {
         results: [result({ alsoReportedBy: ['wire#1'], reported })],
         hasMore: false,
         time: { named: { label: '2003', found: false, closest: '1987' } },
+        assurance: 'answer',
       },
       { question: 'q', limit: 1, offset: 0, source: null },
     );
@@ -117,7 +129,7 @@ describe('renderAnswer', () => {
       '\nFirst reported by Wire (1987-02-26, `wire#1`) · latest: BBC (2015-08-01, `mayor#2`)',
     );
     const newest = renderAnswer(
-      { query: 'q', results: [result()], hasMore: false, time: { newestFirst: true } },
+      { query: 'q', results: [result()], hasMore: false, time: { newestFirst: true }, assurance: 'answer' },
       { question: 'q', limit: 1, offset: 0, source: null },
     );
     expect(newest.content).toBe('Newest reports first.\nOne passage answers your question:');
@@ -126,7 +138,7 @@ describe('renderAnswer', () => {
   it('gives no context button to a citation too long for a custom_id, and offers the next page', () => {
     const long = `${'a'.repeat(95)}#1`;
     const reply = renderAnswer(
-      { query: 'q', results: [result({ citation: long })], hasMore: true },
+      { query: 'q', results: [result({ citation: long })], hasMore: true, assurance: 'answer' },
       { question: 'q', limit: 1, offset: 4, source: null },
     );
     expect(reply.components).toEqual([

@@ -136,7 +136,12 @@ describe('for arbitrary corpus text and questions, every rendered payload is wit
         fc.integer({ min: 0, max: 995 }),
         fc.option(article, { nil: null }),
         (results, question, hasMore, offset, source) => {
-          ok(renderAnswer({ query: question, results, hasMore }, { question, limit: 5, offset, source }));
+          ok(
+            renderAnswer(
+              { query: question, results, hasMore, assurance: results.length > 0 ? 'answer' : 'none' },
+              { question, limit: 5, offset, source },
+            ),
+          );
         },
       ),
       { numRuns: 150 },
@@ -172,7 +177,7 @@ describe('for arbitrary corpus text and questions, every rendered payload is wit
           const results = pairs.map(([r, reported]) => (reported ? { ...r, reported } : r));
           ok(
             renderAnswer(
-              { query: question, results, hasMore: true, time: when },
+              { query: question, results, hasMore: true, time: when, assurance: 'answer' },
               { question, limit: 5, offset, source: null, since: 'x'.repeat(40), until: '2003' },
             ),
           );
