@@ -97,7 +97,9 @@ describe('GIVEN the HTTP endpoint whose community database another process has l
       expect(reply.text).toContain('$18,000');
       // Discord creates the message from the response; the endpoint reads its id back to follow it.
       discord.answeredOverHttp(raw, JSON.parse(reply.text));
-      const unanswered = await ask(chatInput('ask', { question: 'What is the boiling point of mercury?' }, reader));
+      const unanswered = await ask(
+        chatInput('ask', { question: 'What is the boiling point of mercury?' }, reader),
+      );
       expect(unanswered.text).toMatch(/No coverage found/);
       // Answered while the other process still holds the lock: the replies did not wait for it.
       expect(locker.exitCode).toBeNull();
