@@ -15,9 +15,9 @@ import type {
   Timeline,
   TimelineEntry,
 } from './answer.ts';
+import { answerBeside } from './answer-beside.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { answerFeatures, type RankedResult, SHAPE_DEPTH } from './answer-features.ts';
-import { answerBeside } from './answer-beside.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
 import { confidenceFeatures, focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup, type Located } from './corpus-lookup.ts';
