@@ -48,14 +48,6 @@ module.exports = {
       to: { path: '^(src/chart/draw-chart\\.ts$|node_modules/(chart\\.js|@napi-rs/canvas)/)' },
     },
     {
-      name: 'semantic-imports-only-corpus-and-files',
-      severity: 'error',
-      comment:
-        "src/semantic/ measures signals that src/search/ weighs: the engine imports it, so it may import nothing of search (a cycle) nor of the front ends; only the corpus's types and atomic writes.",
-      from: { path: '^src/semantic/' },
-      to: { path: '^(src|commands)/', pathNot: '^src/(semantic|corpus|files)/' },
-    },
-    {
       name: 'core-never-imports-commands',
       severity: 'error',
       comment:
