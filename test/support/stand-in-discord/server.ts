@@ -125,6 +125,8 @@ export class StandInDiscord {
   readonly gatewayQueries: string[] = [];
   /** Messages created by the bot's replies and posts, by id (buttons are pressed on these). */
   readonly messages = new Map<string, APIMessage>();
+  /** Ids of the messages the bot deleted (`DELETE .../messages/@original`), in order. */
+  readonly deleted: string[] = [];
   /** Application commands registered with `PUT .../commands`, by route. */
   readonly registered = new Map<string, unknown[]>();
   /** The bytes of every attachment the bot uploaded, by attachment id (served at its `url`). */
@@ -378,6 +380,11 @@ export class StandInDiscord {
           if (!exchange.message) send(404, { message: 'Unknown Message', code: 10008 });
           else send(200, exchange.message);
         } else if (method === 'DELETE') {
+          // As Discord: the message goes (after a deferred update, the button's message).
+          if (!exchange.message) return send(404, { message: 'Unknown Message', code: 10008 });
+          this.messages.delete(exchange.message.id);
+          this.deleted.push(exchange.message.id);
+          exchange.message = undefined;
           send(204);
         } else send(405, { message: '405: Method Not Allowed', code: 0 });
       },
