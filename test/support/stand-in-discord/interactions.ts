@@ -175,6 +175,33 @@ export function autocomplete(
   } as APIApplicationCommandAutocompleteInteraction;
 }
 
+/** Typing in an autocompleted option of a group's subcommand: `/settings outlets add outlet:harb…`. */
+export function autocompleteGroup(
+  name: string,
+  group: string,
+  subcommand: string,
+  options: Record<string, string | number | boolean>,
+  focused: string,
+  sender: Sender,
+): APIApplicationCommandAutocompleteInteraction {
+  return {
+    ...common(sender),
+    type: 4,
+    data: {
+      id: `cmd-${name}`,
+      name,
+      type: 1,
+      options: [
+        {
+          name: group,
+          type: 2,
+          options: [{ name: subcommand, type: 1, options: basicOptions(options, focused) }],
+        },
+      ],
+    },
+  } as APIApplicationCommandAutocompleteInteraction;
+}
+
 /** A press on a button of `message` (a message the bot sent, as the stand-in stored it). */
 export function button(
   message: APIMessage,
