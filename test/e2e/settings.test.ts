@@ -70,6 +70,12 @@ describe('GIVEN the bot with its community database on the dated corpus, moderat
     const refused = await grouped('channels', 'add', { channel: new ChannelRef(ids.channel) }, member);
     expect(isPrivate(refused)).toBeTruthy();
     expect(refused.content).toBe('Only moderators can use `/settings`: it needs a moderator role.');
+    // A channel option that is not a channel (a client that ignores the option's type) is refused plainly.
+    const notAChannel = await grouped('channels', 'add', { channel: new ChannelRef('general') });
+    expect(isPrivate(notAChannel)).toBeTruthy();
+    expect(notAChannel.content).toBe(
+      '`channel` must be a channel of this server, picked from the list (The channel to answer in).',
+    );
     const shown = await settings('show');
     expect(isPrivate(shown)).toBeTruthy();
     expect(textOf(shown)).toContain('Yes: the bot answers in every channel of this server.');
