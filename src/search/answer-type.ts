@@ -74,23 +74,6 @@ export function mentionsAnswerType(
   return false;
 }
 
-/**
- * Where a text mentions something of the kind the question asks for that the question does not already
- * say, as `[start, end)` offsets (the cheap patterns of `mentionsAnswerType`).
- */
-export function answerMentions(
-  text: string,
-  type: AnswerType,
-  isKnown: (mention: string) => boolean = () => false,
-): { start: number; end: number }[] {
-  if (type === 'other') return [];
-  const found: { start: number; end: number }[] = [];
-  for (const match of text.matchAll(PATTERNS[type])) {
-    if (!isKnown(match[0])) found.push({ start: match.index, end: match.index + match[0].length });
-  }
-  return found;
-}
-
 /** The kinds of entity that answer each type of question ("how long": a duration or a number). */
 const ANSWERING_KINDS: Record<AnswerType, readonly EntityKind[]> = {
   person: ['name'],

@@ -15,7 +15,6 @@ import type {
   Timeline,
   TimelineEntry,
 } from './answer.ts';
-import { answerBeside } from './answer-beside.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { answerFeatures, type RankedResult, SHAPE_DEPTH } from './answer-features.ts';
 import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
@@ -609,7 +608,6 @@ export class Engine extends SearchEngine {
       window: 0,
       phrase: 0,
       countsAsked: 0,
-      answerBeside: 0,
     };
     const score = linear(this.model.ranking, features);
     const articleRank = retrieved.articleRanks.get(located.article.id) ?? null;
@@ -690,7 +688,6 @@ export class Engine extends SearchEngine {
       f.phrase = phraseShare(tokens, pairs);
       f.countsAsked = counted !== undefined && countsTerm(tokens, counted) ? 1 : 0;
       f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, type, isKnown);
-      f.answerBeside = answerBeside(passage.text, tokens, candidate.matchedTerms, totalWeight, type, isKnown);
       candidate.score = linear(model.ranking, f);
       const at = best.findIndex((score) => score < candidate.score);
       best.splice(at < 0 ? best.length : at, 0, candidate.score);

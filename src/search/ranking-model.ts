@@ -54,11 +54,6 @@ export const RANK_FEATURES = [
    * credit card numbers" for "How many stolen credit card numbers did the gang trade?" (`counted-term.ts`).
    */
   'countsAsked',
-  /**
-   * The asked-for kind of fact within a few words of the question's words ("Teteghem, near Dunkirk"
-   * for "whereabouts is teteghem"): their rarity-weighted share (`answer-beside.ts`).
-   */
-  'answerBeside',
 ] as const;
 export type RankFeature = (typeof RANK_FEATURES)[number];
 
@@ -69,7 +64,6 @@ export const LAYOUT_FEATURES: readonly RankFeature[] = [
   'phrase',
   'answerMeets',
   'countsAsked',
-  'answerBeside',
 ];
 
 /**
@@ -78,7 +72,7 @@ export const LAYOUT_FEATURES: readonly RankFeature[] = [
  * before what "how many" counts picks the paragraph that gives the count, but an off-topic "How many
  * people died in the Grenfell Tower fire?" finds one too ("Three elderly people died", in another fire).
  */
-export const PLACEMENT_FEATURES: readonly RankFeature[] = ['countsAsked', 'answerBeside'];
+export const PLACEMENT_FEATURES: readonly RankFeature[] = ['countsAsked'];
 
 /** The ranking score as the confidence reads it: without the part of the `PLACEMENT_FEATURES`. */
 export function coverageScore(weights: Features<RankFeature>, features: Features<RankFeature>): number {
