@@ -10,7 +10,14 @@ import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { recordAndDecorate, voteButton, watchButton } from '../src/interactions/feedback.ts';
+import {
+  followUpButton,
+  followUpSubmitted,
+  offerFollowUp,
+  withoutStoryButton,
+} from '../src/interactions/follow-up.ts';
 import { code } from '../src/interactions/render/citation.ts';
+import { followUpCitationOf } from '../src/interactions/render/follow-up.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
 import { readQueryState } from '../src/interactions/render/query-state.ts';
@@ -68,12 +75,13 @@ export default {
     });
     // A question limited to one article is not watched: new coverage would be in other articles.
     const offerWatch = !options.private && !options.source;
-    return recordAndDecorate(
+    const decorated = recordAndDecorate(
       ctx,
       interaction,
       { question: options.question, outcome, record: true, offerWatch, follow: !options.private },
       payload,
     );
+    return options.private ? decorated : offerFollowUp(decorated);
   },
   autocomplete(ctx, focused) {
     if (focused.name !== 'source') return [];
@@ -111,21 +119,22 @@ export default {
           },
         });
         // Another page of an answer already recorded: it gets its own feedback buttons, not a new record.
-        return {
-          update: recordAndDecorate(
-            ctx,
-            interaction,
-            {
-              question: state.question,
-              outcome,
-              record: false,
-              offerWatch: false,
-              // A private answer is not followed, so neither are its pages.
-              follow: await followed,
-            },
-            payload,
-          ),
-        };
+        const decorated = recordAndDecorate(
+          ctx,
+          interaction,
+          {
+            question: state.question,
+            outcome,
+            record: false,
+            offerWatch: false,
+            // A private answer is not followed, so neither are its pages.
+            follow: await followed,
+          },
+          payload,
+        );
+        // A page keeps "Follow up" where the answer had it (a private answer has none).
+        const hadFollowUp = followUpCitationOf(interaction.message.components) !== null;
+        return { update: hadFollowUp ? offerFollowUp(decorated) : decorated };
       },
     },
     /** `ask:timeline`: the timeline of this answer's topic (its question without time words), privately. */
@@ -153,6 +162,10 @@ export default {
     'ask:vote': voteButton,
     /** `ask:watch`: Notify me on "No coverage found". */
     'ask:watch': watchButton,
+    /** `ask:followup:<citation>`: the follow-up modal (src/interactions/follow-up.ts). */
+    'ask:followup': followUpButton,
+    /** `ask:nostory:<n>`: a follow-up asked again without the story it assumed. */
+    'ask:nostory': withoutStoryButton,
     /** `ask:ctx:<citation>`: the paragraphs around one result, shown only to whoever pressed it. */
     'ask:ctx': {
       execute(ctx, args) {
@@ -167,5 +180,9 @@ export default {
         return { reply: ephemeral(renderPassageInContext(found, `Context of ${code(citation)}:`)) };
       },
     },
+  },
+  modals: {
+    /** `followup:<citation>`: a follow-up submitted from the modal of "Follow up". */
+    followup: followUpSubmitted,
   },
 } satisfies Command<typeof AskOptions>;

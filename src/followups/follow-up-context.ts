@@ -31,15 +31,17 @@ export interface FollowUpSearch {
  * - `scope`: the follow-up answered within the earlier story's article;
  * - `scope-expand`: within the article, with the names added.
  * - `scope-chain`: within the article as asked; when that finds nothing, within it with the names added.
- * Each scoped way falls back to `expand` over the archive when the article holds nothing for it.
+ * - `scope-alone`: within the article; when that finds nothing, the follow-up alone over the archive.
+ * The other scoped ways fall back to `expand` over the archive when the article holds nothing for it.
  */
-export type ContextMethod = 'none' | 'expand' | 'scope' | 'scope-expand' | 'scope-chain';
+export type ContextMethod = 'none' | 'expand' | 'scope' | 'scope-expand' | 'scope-chain' | 'scope-alone';
 export const CONTEXT_METHODS: readonly ContextMethod[] = [
   'none',
   'expand',
   'scope',
   'scope-expand',
   'scope-chain',
+  'scope-alone',
 ];
 
 /** The way the bot answers follow-ups: the best on the tuning half of the follow-up set. */
@@ -64,6 +66,8 @@ export function followUpSearch(
   if (method === 'expand') return expanded;
   const withinExpanded = { question: expanded.question, articleId: story.id, fallback: expanded };
   if (method === 'scope-expand') return withinExpanded;
+  if (method === 'scope-alone')
+    return { question: asked, articleId: story.id, fallback: { question: asked } };
   return {
     question: asked,
     articleId: story.id,

@@ -17,6 +17,8 @@ import type {
   ButtonIncoming,
   ChatInputIncoming,
   MessageContextMenuIncoming,
+  ModalPayload,
+  ModalSubmitIncoming,
   ReplyPayload,
 } from './incoming.ts';
 import type { CorpusAdministration, FeedsAdministration, LibraryView, PeerStatus } from './library-view.ts';
@@ -70,7 +72,23 @@ export type CommandData =
 export type ProgressReporter = (payload: ReplyPayload) => void;
 
 /** What a button handler returns: replace the message the button is on, or answer with a new one. */
-export type ButtonResult = { update: ReplyPayload } | { reply: ReplyPayload };
+export type ButtonResult = { update: ReplyPayload } | { reply: ReplyPayload } | { modal: ModalPayload };
+
+/** Handles the submission of a modal the bot showed: its answer is a new message. */
+export interface ModalHandler {
+  /** Counts against the user's question rate limit. @default false */
+  rateLimited?: boolean;
+  /** Whether the answer is visible only to the user. @default false */
+  isPrivate?: boolean;
+  /**
+   * @param args - the modal's custom_id after `<prefix>:`, split on `:`.
+   */
+  execute(
+    ctx: CommandContext,
+    args: string[],
+    interaction: ModalSubmitIncoming,
+  ): Promise<ReplyPayload> | ReplyPayload;
+}
 
 export interface ButtonHandler {
   /**
@@ -139,6 +157,8 @@ export interface Command<Options extends z.ZodType = z.ZodType> {
   ): Promise<AutocompleteChoice[]> | AutocompleteChoice[];
   /** Button handlers keyed by custom_id prefix (`ask:more` handles `ask:more:3:3`). Prefixes are global. */
   buttons?: Record<string, ButtonHandler>;
+  /** Modal submission handlers keyed by the modal's custom_id prefix, as `buttons`. */
+  modals?: Record<string, ModalHandler>;
 }
 
 /** Any command, whatever its options. */

@@ -8,6 +8,7 @@ import type {
   ChatInputIncoming,
   IncomingInteraction,
   MessageContextMenuIncoming,
+  ModalSubmitIncoming,
   ReplyPayload,
   Responder,
 } from './incoming.ts';
@@ -78,6 +79,9 @@ export async function dispatchInteraction(
         break;
       case 'button':
         await runButton(incoming, responder, ctx, state);
+        break;
+      case 'modal-submit':
+        await runModal(incoming, responder, ctx, state);
         break;
     }
     return { name, outcome: 'ok' };
@@ -278,7 +282,12 @@ async function runButton(
     },
     () => handler.execute(ctx, args, incoming, progress.report),
   );
-  if ('update' in result) {
+  if ('modal' in result) {
+    // A modal must be the first answer to the press: one that took too long to build cannot be shown.
+    if (state.deferredUpdate || !responder.showModal)
+      throw new UserError('no-modal', 'This button cannot open its form here; please try again.');
+    await responder.showModal(result.modal);
+  } else if ('update' in result) {
     const payload = finalizeReply(result.update);
     // After a deferred update, `@original` is the button's message: the update becomes its edit.
     await (state.deferredUpdate ? responder.editReply(payload) : responder.update(payload));
@@ -287,6 +296,34 @@ async function runButton(
     const payload = finalizeReply(result.reply);
     await (state.deferredUpdate ? followUp(responder, payload) : responder.reply(payload));
   }
+}
+
+async function runModal(
+  incoming: ModalSubmitIncoming,
+  responder: Responder,
+  ctx: DispatchContext,
+  state: Acknowledgement,
+): Promise<void> {
+  const found = ctx.commands.modal(incoming.customId);
+  if (!found) throw new UserError('unknown-modal', 'This form no longer works; run the command again.');
+  const { handler, args } = found;
+  if (handler.rateLimited) await checkRate(incoming.userId, ctx);
+  const isPrivate = handler.isPrivate ?? false;
+  const progress = new ProgressEdits(responder, ctx);
+  const reply = await runDeferring(
+    undefined,
+    ctx,
+    progress,
+    async () => {
+      await responder.defer({ ephemeral: isPrivate });
+      state.deferred = true;
+      state.deferredPublicly = !isPrivate;
+    },
+    () => handler.execute(ctx, args, incoming),
+  );
+  const payload = finalizeReply(isPrivate ? ephemeral(reply) : reply);
+  const posted = state.deferred ? await responder.editReply(payload) : await responder.reply(payload);
+  await attachPostedMessage(ctx, incoming, posted);
 }
 
 function checkAccess(
@@ -357,6 +394,7 @@ function declaredOptions(command: AnyCommand): Set<string> | null {
 
 function nameOf(incoming: IncomingInteraction, ctx: DispatchContext): string {
   if (incoming.kind === 'button') return ctx.commands.button(incoming.customId)?.prefix ?? 'unknown';
+  if (incoming.kind === 'modal-submit') return ctx.commands.modal(incoming.customId)?.prefix ?? 'unknown';
   return ctx.commands.command(incoming.commandName) ? incoming.commandName : 'unknown';
 }
 
@@ -371,7 +409,9 @@ function describe(incoming: IncomingInteraction): Record<string, unknown> {
     kind: incoming.kind,
     user: incoming.userId,
     guild: incoming.guildId,
-    ...(incoming.kind === 'button' ? { customId: incoming.customId } : { command: incoming.commandName }),
+    ...(incoming.kind === 'button' || incoming.kind === 'modal-submit'
+      ? { customId: incoming.customId }
+      : { command: incoming.commandName }),
     ...(incoming.kind === 'chat-input' || incoming.kind === 'autocomplete'
       ? { options: incoming.options }
       : {}),

@@ -4,9 +4,11 @@ import {
   type APIInteraction,
   type APIInteractionGuildMember,
   type APIMessage,
+  type APIModalSubmissionComponent,
   type APIUser,
   ApplicationCommandOptionType,
   ApplicationCommandType,
+  ChannelType,
   ComponentType,
   InteractionType,
 } from 'discord.js';
@@ -24,8 +26,8 @@ import {
  * Turns Discord's raw interaction JSON (as the HTTP endpoint receives it, or a gateway
  * INTERACTION_CREATE's `d`) into the transport-neutral model. Pure: no I/O, no clock.
  *
- * Returns null for what the bot does not handle (PING, modal submits, select menus, user context
- * menus); the caller decides how to answer those.
+ * Returns null for what the bot does not handle (PING, select menus, user context menus); the caller
+ * decides how to answer those.
  */
 export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | null {
   const member = 'member' in raw ? raw.member : undefined;
@@ -37,6 +39,7 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
     userName: user.global_name ?? user.username,
     guildId: raw.guild_id ?? null,
     channelId: raw.channel?.id ?? raw.channel_id ?? null,
+    threadParentId: threadParentOf(raw),
     ...memberFields(member),
   };
 
@@ -78,6 +81,14 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
       if (raw.data.component_type !== ComponentType.Button) return null;
       return { ...base, kind: 'button', customId: raw.data.custom_id, message: sourceMessage(raw.message) };
     }
+    case InteractionType.ModalSubmit:
+      return {
+        ...base,
+        kind: 'modal-submit',
+        customId: raw.data.custom_id,
+        fields: modalFields(raw.data.components),
+        message: raw.message ? sourceMessage(raw.message) : null,
+      };
     default:
       return null;
   }
@@ -91,7 +102,43 @@ function memberFields(member: APIInteractionGuildMember | undefined) {
 }
 
 function sourceMessage(message: APIMessage): SourceMessage {
-  return { id: message.id, content: message.content ?? '', embeds: message.embeds ?? [] };
+  return {
+    id: message.id,
+    content: message.content ?? '',
+    embeds: message.embeds ?? [],
+    ...(message.components ? { components: message.components } : {}),
+  };
+}
+
+/** The parent channel of a thread the interaction came from (Discord sends the channel's type). */
+function threadParentOf(raw: APIInteraction): string | null {
+  const channel = raw.channel as { type?: number; parent_id?: string | null } | undefined;
+  const threadTypes: number[] = [
+    ChannelType.AnnouncementThread,
+    ChannelType.PublicThread,
+    ChannelType.PrivateThread,
+  ];
+  return channel?.type !== undefined && threadTypes.includes(channel.type)
+    ? (channel.parent_id ?? null)
+    : null;
+}
+
+/**
+ * A modal's text fields by custom_id: in a label (type 18, as modals are built now) or, as older
+ * clients send them, in action rows.
+ */
+function modalFields(components: readonly APIModalSubmissionComponent[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const visit = (component: unknown): void => {
+    if (typeof component !== 'object' || component === null) return;
+    const { type, custom_id, value, component: inner, components } = component as Record<string, unknown>;
+    if (type === ComponentType.TextInput && typeof custom_id === 'string' && typeof value === 'string')
+      fields[custom_id] = value;
+    visit(inner);
+    if (Array.isArray(components)) for (const child of components) visit(child);
+  };
+  for (const component of components) visit(component);
+  return fields;
 }
 
 /** Subcommands become the reserved `subcommand` / `subcommandGroup` keys; attachments are resolved. */

@@ -1,6 +1,7 @@
 import {
   ApplicationCommandOptionType,
   type CommandInteractionOption,
+  ComponentType,
   GuildMember,
   type Interaction,
   type Message,
@@ -17,7 +18,7 @@ import {
 
 /**
  * Turns a discord.js interaction into the transport-neutral model the dispatcher takes. Returns null
- * for interaction kinds the bot does not handle (select menus, modals, user context menus).
+ * for interaction kinds the bot does not handle (select menus, user context menus).
  */
 export function fromDiscordJs(interaction: Interaction): IncomingInteraction | null {
   const base = {
@@ -26,6 +27,7 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
     userName: interaction.user.globalName ?? interaction.user.username,
     guildId: interaction.guildId,
     channelId: interaction.channelId,
+    threadParentId: interaction.channel?.isThread() ? interaction.channel.parentId : null,
     memberRoleIds: roleIds(interaction),
     memberPermissions: interaction.memberPermissions?.bitfield ?? null,
   };
@@ -55,6 +57,19 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
       message: sourceMessage(interaction.message),
     };
   }
+  if (interaction.isModalSubmit()) {
+    const fields: Record<string, string> = {};
+    for (const [id, field] of interaction.fields.fields) {
+      if (field.type === ComponentType.TextInput) fields[id] = field.value;
+    }
+    return {
+      ...base,
+      kind: 'modal-submit',
+      customId: interaction.customId,
+      fields,
+      message: interaction.message ? sourceMessage(interaction.message) : null,
+    };
+  }
   if (interaction.isMessageContextMenuCommand()) {
     return {
       ...base,
@@ -78,7 +93,12 @@ function roleIds(interaction: Interaction): string[] {
 }
 
 function sourceMessage(message: Message): SourceMessage {
-  return { id: message.id, content: message.content, embeds: message.embeds.map((embed) => embed.toJSON()) };
+  return {
+    id: message.id,
+    content: message.content,
+    embeds: message.embeds.map((embed) => embed.toJSON()),
+    components: message.components.map((component) => component.toJSON()),
+  };
 }
 
 function flatten(data: readonly CommandInteractionOption[]): RawOptions {

@@ -1,0 +1,113 @@
+import type { APIMessage } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payloadViolations } from '../../src/interactions/render/payload.ts';
+import { button, chatInput, modalSubmit } from '../support/stand-in-discord/interactions.ts';
+import { customIdsOf, type Harness, member, startHarness, textOf } from './harness.ts';
+
+const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
+const HEADLINE =
+  "French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain";
+
+describe('GIVEN the bot on the bundled corpus, WHEN a member follows up an answer through its modal', () => {
+  let harness: Harness;
+  let answer: APIMessage;
+  let citation: string;
+
+  beforeAll(async () => {
+    harness = await startHarness({ env: { RATE_LIMIT_QUESTIONS: '100' } });
+    const asked = harness.discord.interact(
+      chatInput('ask', { question: 'who pulled a gun on the teteghem mayor?' }, member),
+    );
+    await asked.final();
+    answer = asked.message as APIMessage;
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it('a public answer carries "Follow up", naming its first result', () => {
+    const followUp = customIdsOf(answer as unknown as Record<string, unknown>).find((id) =>
+      id.startsWith('ask:followup:'),
+    );
+    expect(followUp).toBeDefined();
+    citation = followUp!.slice('ask:followup:'.length);
+    expect(citation.startsWith(`${TETEGHEM}#`)).toBe(true);
+  });
+
+  it('"Follow up" opens a modal with one text field, the story named, its custom_id carrying the story', async () => {
+    const { type, data } = await harness.discord
+      .interact(button(answer, `ask:followup:${citation}`, member))
+      .final();
+    expect(type).toBe(9);
+    expect(data.custom_id).toBe(`followup:${citation}`);
+    expect(data.title).toBe('Follow up');
+    const [label] = data.components as {
+      type: number;
+      description: string;
+      component: { type: number; custom_id: string };
+    }[];
+    expect(label!.type).toBe(18);
+    expect(label!.component).toMatchObject({ type: 4, custom_id: 'question' });
+    expect(label!.description).toContain('French mayor says he was threatened');
+  });
+
+  it('the submitted follow-up ("they", "him") is answered from the earlier story, saying which story it assumed', async () => {
+    const submitted = harness.discord.interact(
+      modalSubmit(
+        answer,
+        `followup:${citation}`,
+        { question: 'what did they threaten to do to the reporter with him?' },
+        member,
+      ),
+    );
+    const { type, data } = await submitted.final();
+    expect(type).toBe(4);
+    expect(payloadViolations(data)).toEqual([]);
+    const text = textOf(data).replace(/\*\*/g, '');
+    expect(String(data.content)).toMatch(/^Assuming you mean: \*French mayor says he was threatened/);
+    expect(String(data.content)).toContain('(publisher unknown)');
+    expect(text).toContain('threatened to rape the reporter');
+    expect(text).toContain(`cite \`${TETEGHEM}#`);
+    expect(text).toContain('Asked: what did they threaten to do to the reporter with him?');
+    expect(text).toContain(`Source: ${TETEGHEM}`);
+    const ids = customIdsOf(data);
+    expect(ids).toContain(`ask:nostory:${'what did they threaten to do to the reporter with him?'.length}`);
+    // The follow-up's own answer can be followed up in turn.
+    expect(ids.some((id) => id.startsWith(`ask:followup:${TETEGHEM}#`))).toBe(true);
+
+    // "Ask without that story": the same follow-up over the whole archive, replacing the message.
+    const followUpAnswer = submitted.message as APIMessage;
+    const without = await harness.discord
+      .interact(button(followUpAnswer, ids.find((id) => id.startsWith('ask:nostory:'))!, member))
+      .final();
+    expect(without.type).toBe(7);
+    expect(String(without.data.content)).not.toContain('Assuming you mean');
+    expect(textOf(without.data)).toContain('Asked: what did they threaten to do to the reporter with him?');
+    expect(textOf(without.data)).not.toContain('Source:');
+  });
+
+  it("a follow-up the story holds no word of is asked of the archive with the story's names, and says so", async () => {
+    const submitted = harness.discord.interact(
+      modalSubmit(answer, `followup:${citation}`, { question: 'and on the dogs?' }, member),
+    );
+    const { data } = await submitted.final();
+    expect(String(data.content)).toContain(`Assuming you mean: *${HEADLINE.slice(0, 40)}`);
+    expect(String(data.content)).toContain('That story does not say; from the rest of the archive:');
+    expect(textOf(data)).toMatch(/Asked: and on the dogs\? .*Franck Dhersin/);
+    // Asked without the story (and its names), the follow-up finds the £1 million of dog searching.
+    const without = await harness.discord
+      .interact(button(submitted.message as APIMessage, 'ask:nostory:16', member))
+      .final();
+    expect(textOf(without.data)).toContain('Asked: and on the dogs?\n');
+    expect(textOf(without.data).replace(/\*\*/g, '')).toContain('dog searching');
+  });
+
+  it('an empty follow-up is refused in plain words, privately', async () => {
+    const { data } = await harness.discord
+      .interact(modalSubmit(answer, `followup:${citation}`, { question: '   ' }, member))
+      .final();
+    expect(data.flags).toBe(64);
+    expect(String(data.content)).toBe('Write a follow-up question of 1 to 300 characters.');
+  });
+});
