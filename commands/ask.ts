@@ -6,11 +6,13 @@ import {
   sinceOption,
   untilOption,
 } from '../src/interactions/answer-question.ts';
+import { openThreadOnceAnswered, threadContext } from '../src/interactions/answer-threads.ts';
 import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { recordAndDecorate, voteButton, watchButton } from '../src/interactions/feedback.ts';
 import {
+  answerFollowUp,
   followUpButton,
   followUpSubmitted,
   offerFollowUp,
@@ -62,6 +64,10 @@ export default {
   rateLimited: true,
   isPrivate: (options) => options.private,
   async execute(ctx, options, interaction) {
+    // In a thread, a question follows the thread's latest answer, unless it names its own scope.
+    const scoped = options.source || options.since || options.until;
+    const earlier = scoped ? null : await threadContext(ctx, interaction);
+    if (earlier) return answerFollowUp(ctx, interaction, options.question, earlier);
     let outcome: AnswerOutcome | undefined;
     const payload = await answerQuestion(ctx.library.engine, {
       question: options.question,
@@ -81,7 +87,12 @@ export default {
       { question: options.question, outcome, record: true, offerWatch, follow: !options.private },
       payload,
     );
-    return options.private ? decorated : offerFollowUp(decorated);
+    if (options.private) return decorated;
+    const answer = offerFollowUp(decorated);
+    // Thread mode: an answer (one with a story to follow up) opens a thread for the conversation.
+    if (followUpCitationOf(answer.components))
+      await openThreadOnceAnswered(ctx, interaction, options.question);
+    return answer;
   },
   autocomplete(ctx, focused) {
     if (focused.name !== 'source') return [];

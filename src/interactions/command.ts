@@ -21,7 +21,13 @@ import type {
   ModalSubmitIncoming,
   ReplyPayload,
 } from './incoming.ts';
-import type { CorpusAdministration, FeedsAdministration, LibraryView, PeerStatus } from './library-view.ts';
+import type {
+  CorpusAdministration,
+  FeedsAdministration,
+  LibraryView,
+  PeerStatus,
+  ThreadsView,
+} from './library-view.ts';
 
 /** What every command handler may use. Commands know nothing of transports. */
 export interface CommandContext {
@@ -51,6 +57,13 @@ export interface CommandContext {
   health?: () => ServiceHealth;
   /** Draws the charts replies attach (`/timeline`, `/gaps`, `/about`) off this thread; absent: no charts. */
   charts?: ChartRenderer;
+  /** Opening threads on answers and reading threads' messages; absent at the console (no threads there). */
+  threads?: ThreadsView;
+  /**
+   * Whether a channel has thread mode on (its answers open threads): the channel's settings. Absent,
+   * thread mode is off everywhere.
+   */
+  threadMode?: (guildId: string, channelId: string) => Promise<boolean>;
 }
 
 /** Who may run a command or press a button. */

@@ -5,7 +5,13 @@ import type { ServiceHealth } from '../health.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
 import type { DispatchContext } from './dispatch.ts';
-import type { CorpusAdministration, FeedsAdministration, LibraryView, PeerStatus } from './library-view.ts';
+import type {
+  CorpusAdministration,
+  FeedsAdministration,
+  LibraryView,
+  PeerStatus,
+  ThreadsView,
+} from './library-view.ts';
 import { type QuestionLimiter, RateLimiter } from './rate-limiter.ts';
 import { CommandRegistry } from './registry.ts';
 
@@ -44,6 +50,10 @@ export function createDispatchContext(options: {
   now?: () => number;
   /** @default 2000 */
   deferAfterMs?: number;
+  /** Threads through Discord's REST API; omit where there are none (the console). */
+  threads?: ThreadsView;
+  /** See `CommandContext.threadMode`; omit for thread mode off everywhere. */
+  threadMode?: (guildId: string, channelId: string) => Promise<boolean>;
   /**
    * Whether questions count against RATE_LIMIT_QUESTIONS. The local console is its operator's own
    * tool, with one user: no limit there.
@@ -68,6 +78,8 @@ export function createDispatchContext(options: {
     community: options.community,
     health: options.health,
     ...(options.charts === null ? {} : { charts: options.charts ?? new ChartWorker() }),
+    ...(options.threads ? { threads: options.threads } : {}),
+    ...(options.threadMode ? { threadMode: options.threadMode } : {}),
   };
 }
 

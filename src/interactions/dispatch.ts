@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openPendingThread } from './answer-threads.ts';
 import { attachPostedMessage } from './cited-answers.ts';
 import type { AnyCommand, ButtonResult, CommandContext } from './command.ts';
 import { isUserError, UserError } from './errors.ts';
@@ -159,6 +160,7 @@ async function runCommand(
     ? await responder.editReply(finish(reply))
     : await responder.reply(finish(reply));
   await attachPostedMessage(ctx, incoming, posted);
+  await openPendingThread(ctx, incoming, posted);
 }
 
 /**
@@ -324,6 +326,7 @@ async function runModal(
   const payload = finalizeReply(isPrivate ? ephemeral(reply) : reply);
   const posted = state.deferred ? await responder.editReply(payload) : await responder.reply(payload);
   await attachPostedMessage(ctx, incoming, posted);
+  await openPendingThread(ctx, incoming, posted);
 }
 
 function checkAccess(

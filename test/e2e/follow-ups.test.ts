@@ -1,6 +1,7 @@
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
+import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { button, chatInput, modalSubmit } from '../support/stand-in-discord/interactions.ts';
 import { customIdsOf, type Harness, member, startHarness, textOf } from './harness.ts';
 
@@ -111,3 +112,69 @@ describe('GIVEN the bot on the bundled corpus, WHEN a member follows up an answe
     expect(String(data.content)).toBe('Write a follow-up question of 1 to 300 characters.');
   });
 });
+
+describe('GIVEN thread mode on for the channel (read from the channel settings)', () => {
+  let harness: Harness;
+
+  beforeAll(async () => {
+    harness = await startHarness({ env: { RATE_LIMIT_QUESTIONS: '100' } });
+    harness.ctx.threadMode = async (_guild, channel) => channel === ids.channel;
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it("an answer opens a thread, and /ask in that thread follows the thread's answers", async () => {
+    const question = 'What does Franck Dhersin call the smugglers?';
+    const asked = harness.discord.interact(chatInput('ask', { question }, member));
+    await asked.final();
+    const answer = asked.message as APIMessage;
+    await waitFor(() => harness.discord.threads.has(answer.id));
+    const thread = harness.discord.threads.get(answer.id)!;
+    expect(thread).toMatchObject({ type: 11, parent_id: ids.channel, name: question });
+
+    // In the thread, "they" is the smugglers of the answer the thread was opened on.
+    const inThread = harness.discord.interact(
+      chatInput('ask', { question: 'how long have they been in the region?' }, member, {
+        threadId: thread.id,
+      }),
+    );
+    const { data } = await inThread.final();
+    expect(String(data.content)).toMatch(/^Assuming you mean: \*French mayor says he was threatened/);
+    expect(textOf(data).replace(/\*\*/g, '')).toContain('for years');
+    expect((inThread.message as APIMessage).channel_id).toBe(thread.id);
+    // The bot read the thread's messages through the REST API, and opened no thread inside the thread.
+    expect(
+      harness.discord.requests.some(
+        (request) => request.method === 'GET' && request.route === `/channels/${thread.id}/messages`,
+      ),
+    ).toBe(true);
+    expect(harness.discord.threads.size).toBe(1);
+
+    // A later question follows the thread's latest answer: its own follow-up, still the Teteghem story.
+    const next = await harness.discord
+      .interact(chatInput('ask', { question: 'what did they show him?' }, member, { threadId: thread.id }))
+      .final();
+    expect(String(next.data.content)).toMatch(/^Assuming you mean: \*French mayor says he was threatened/);
+    expect(textOf(next.data).replace(/\*\*/g, '')).toContain('showed him a gun');
+  });
+
+  it('an answer in a channel without thread mode opens no thread', async () => {
+    harness.ctx.threadMode = async () => false;
+    const asked = harness.discord.interact(
+      chatInput('ask', { question: 'Who is the mayor of Calais?' }, member),
+    );
+    await asked.final();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(harness.discord.threads.has((asked.message as APIMessage).id)).toBe(false);
+  });
+});
+
+async function waitFor(test: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error('waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

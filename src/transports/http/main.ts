@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../../config.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { stopOnSignals } from '../../stop-deadline.ts';
 import { restPoster } from '../rest-poster.ts';
+import { restThreads } from '../rest-threads.ts';
 import { ReplayGuard } from './replay-guard.ts';
 import { createInteractionServer } from './server.ts';
 
@@ -23,7 +24,10 @@ runMain('could not start the HTTP endpoint', async () => {
     config,
     logger,
     ...(config.DISCORD_TOKEN
-      ? { poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }) }
+      ? {
+          poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }),
+          threads: restThreads({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }),
+        }
       : {}),
   });
   const server = createInteractionServer({
