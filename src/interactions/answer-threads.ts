@@ -22,7 +22,7 @@ export async function openThreadOnceAnswered(
   question: string,
 ): Promise<void> {
   const { guildId, channelId } = interaction;
-  if (!ctx.threads || !ctx.threadMode || !guildId || !channelId || interaction.threadParentId) return;
+  if (!ctx.threads || !ctx.threadMode || !guildId || !channelId || interaction.parentChannelId) return;
   try {
     if (await ctx.threadMode(guildId, channelId))
       awaitingThread.set(interaction, fitText(question.replace(/\s+/g, ' ').trim(), THREAD_NAME_LENGTH));
@@ -60,7 +60,7 @@ export async function threadContext(
   interaction: IncomingInteraction,
 ): Promise<EarlierExchange | null> {
   const threadId = interaction.channelId;
-  const parentId = interaction.threadParentId;
+  const parentId = interaction.parentChannelId;
   if (!ctx.threads || !threadId || !parentId) return null;
   try {
     for (const message of await ctx.threads.latestMessages(threadId, THREAD_MESSAGES_READ)) {

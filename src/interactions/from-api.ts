@@ -39,7 +39,7 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
     userName: user.global_name ?? user.username,
     guildId: raw.guild_id ?? null,
     channelId: raw.channel?.id ?? raw.channel_id ?? null,
-    threadParentId: threadParentOf(raw),
+    parentChannelId: threadParentOf(raw),
     ...memberFields(member),
   };
 

@@ -76,7 +76,7 @@ interface IncomingBase {
   /** The channel it came from; absent where a transport does not know it. */
   channelId?: string | null;
   /** When it came from a thread: the channel the thread is in (whose settings apply). */
-  threadParentId?: string | null;
+  parentChannelId?: string | null;
   /** The member's role ids in the guild; empty in direct messages. */
   memberRoleIds: string[];
   /**

@@ -47,10 +47,10 @@ describe('fromApiInteraction', () => {
       fromApiInteraction(chatInput('ask', { question: 'who?' }, sender, { threadId: '900' })),
     ).toMatchObject({
       channelId: '900',
-      threadParentId: '300000000000000001',
+      parentChannelId: '300000000000000001',
     });
     expect(fromApiInteraction(chatInput('ask', { question: 'who?' }, sender))).toMatchObject({
-      threadParentId: null,
+      parentChannelId: null,
     });
   });
 

@@ -27,7 +27,7 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
     userName: interaction.user.globalName ?? interaction.user.username,
     guildId: interaction.guildId,
     channelId: interaction.channelId,
-    threadParentId: interaction.channel?.isThread() ? interaction.channel.parentId : null,
+    parentChannelId: interaction.channel?.isThread() ? interaction.channel.parentId : null,
     memberRoleIds: roleIds(interaction),
     memberPermissions: interaction.memberPermissions?.bitfield ?? null,
   };
