@@ -13,23 +13,12 @@ const THREAD_NAME_LENGTH = 100;
 const awaitingThread = new WeakMap<IncomingInteraction, string>();
 
 /**
- * With thread mode on for the channel, the answer's message opens a thread named after the question
- * once it is posted (`openPendingThread`). Nothing in a thread, a direct message or without threads.
+ * For a channel with thread mode on: the answer's message opens a thread named after the question once
+ * it is posted (`openPendingThread`). Nothing in a thread or a direct message.
  */
-export async function openThreadOnceAnswered(
-  ctx: CommandContext,
-  interaction: IncomingInteraction,
-  question: string,
-): Promise<void> {
-  const { guildId, channelId } = interaction;
-  if (!ctx.threads || !ctx.threadMode || !guildId || !channelId || interaction.parentChannelId) return;
-  try {
-    if (await ctx.threadMode(guildId, channelId))
-      awaitingThread.set(interaction, fitText(question.replace(/\s+/g, ' ').trim(), THREAD_NAME_LENGTH));
-  } catch (error) {
-    // The settings being unreadable costs the thread, never the answer.
-    ctx.logger.warn('could not read the channel’s thread mode; no thread opened', { error });
-  }
+export function openThreadOnceAnswered(interaction: IncomingInteraction, question: string): void {
+  if (!interaction.guildId || !interaction.channelId || interaction.parentChannelId) return;
+  awaitingThread.set(interaction, fitText(question.replace(/\s+/g, ' ').trim(), THREAD_NAME_LENGTH));
 }
 
 /** Called by the dispatcher once a reply is out: opens the thread `openThreadOnceAnswered` asked for. */

@@ -52,8 +52,6 @@ export function createDispatchContext(options: {
   deferAfterMs?: number;
   /** Threads through Discord's REST API; omit where there are none (the console). */
   threads?: ThreadsView;
-  /** See `CommandContext.threadMode`; omit for thread mode off everywhere. */
-  threadMode?: (guildId: string, channelId: string) => Promise<boolean>;
   /**
    * Whether questions count against RATE_LIMIT_QUESTIONS. The local console is its operator's own
    * tool, with one user: no limit there.
@@ -79,7 +77,6 @@ export function createDispatchContext(options: {
     health: options.health,
     ...(options.charts === null ? {} : { charts: options.charts ?? new ChartWorker() }),
     ...(options.threads ? { threads: options.threads } : {}),
-    ...(options.threadMode ? { threadMode: options.threadMode } : {}),
   };
 }
 

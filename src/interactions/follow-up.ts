@@ -6,6 +6,7 @@ import { UserError } from './errors.ts';
 import { recordAndDecorate } from './feedback.ts';
 import type { IncomingInteraction, ReplyPayload, SourceMessage } from './incoming.ts';
 import {
+  customIdsIn,
   FOLLOW_UP_FIELD,
   firstCitationOf,
   followUpCitationOf,
@@ -23,14 +24,14 @@ const STALE = 'This button no longer works; ask the question again with /ask.';
 
 /** "Follow up" under a public answer, its first result naming the story (nothing when it has none). */
 export function offerFollowUp(payload: ReplyPayload): ReplyPayload {
-  const citation = firstCitationOf(payload.components);
+  const citation = firstCitationOf(customIdsIn(payload.components));
   return citation ? withFollowUpButton(payload, citation) : payload;
 }
 
 /** The earlier question and its story, read back from an answer's message; null for any other message. */
-export function earlierFrom(message: Pick<SourceMessage, 'embeds' | 'components'>): EarlierExchange | null {
+export function earlierFrom(message: Pick<SourceMessage, 'embeds' | 'customIds'>): EarlierExchange | null {
   const state = readQueryState(message.embeds);
-  const citation = followUpCitationOf(message.components);
+  const citation = followUpCitationOf(message.customIds);
   if (!state || !citation) return null;
   return { question: state.question, article: articleOf(citation), citation };
 }

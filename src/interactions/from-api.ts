@@ -39,6 +39,7 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
     userName: user.global_name ?? user.username,
     guildId: raw.guild_id ?? null,
     channelId: raw.channel?.id ?? raw.channel_id ?? null,
+    // Only a thread's parent: a text channel's parent_id is its category.
     parentChannelId: threadParentOf(raw),
     ...memberFields(member),
   };
@@ -106,7 +107,10 @@ function sourceMessage(message: APIMessage): SourceMessage {
     id: message.id,
     content: message.content ?? '',
     embeds: message.embeds ?? [],
-    ...(message.components ? { components: message.components } : {}),
+    customIds: (message.components ?? []).flatMap((row) => {
+      const children = 'components' in row ? (row.components as { custom_id?: string }[]) : [];
+      return children.flatMap((component) => (component.custom_id ? [component.custom_id] : []));
+    }),
   };
 }
 

@@ -1,7 +1,6 @@
 import type {
   APIEmbed,
   APIInteractionResponseCallbackData,
-  APIMessageTopLevelComponent,
   APIModalInteractionResponseCallbackData,
 } from 'discord.js';
 
@@ -60,8 +59,8 @@ export interface SourceMessage {
   id: string;
   content: string;
   embeds: APIEmbed[];
-  /** Its buttons, where the transport has them (a follow-up reads the story its button names). */
-  components?: APIMessageTopLevelComponent[];
+  /** The custom_ids of its buttons, in order (a button's state may be read from another's). */
+  customIds?: string[];
 }
 
 /** What every interaction carries about who sent it and where. */
@@ -75,7 +74,7 @@ interface IncomingBase {
   guildId: string | null;
   /** The channel it came from; absent where a transport does not know it. */
   channelId?: string | null;
-  /** When it came from a thread: the channel the thread is in (whose settings apply). */
+  /** The channel a thread it came from is in (its settings are the thread's); absent outside threads. */
   parentChannelId?: string | null;
   /** The member's role ids in the guild; empty in direct messages. */
   memberRoleIds: string[];
@@ -208,4 +207,9 @@ export interface Responder {
   followUp?(payload: ReplyPayload): Promise<void>;
   /** Optional: delete the deferred reply (webhook DELETE `@original`). */
   deleteReply?(): Promise<void>;
+  /**
+   * Optional: delete the message a button was pressed on, after `deferUpdate` (webhook DELETE
+   * `@original`, which is then the button's message). Without it a "Dismiss" press is refused.
+   */
+  deletePressedMessage?(): Promise<void>;
 }

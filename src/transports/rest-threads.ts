@@ -39,6 +39,12 @@ function channelMessage(message: APIMessage): ChannelMessage {
     authorId: message.author.id,
     content: message.content ?? '',
     embeds: message.embeds ?? [],
-    ...(message.components ? { components: message.components } : {}),
+    customIds: (message.components ?? []).flatMap((row) =>
+      'components' in row
+        ? (row.components as { custom_id?: string }[]).flatMap((component) =>
+            component.custom_id ? [component.custom_id] : [],
+          )
+        : [],
+    ),
   };
 }

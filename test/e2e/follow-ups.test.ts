@@ -1,9 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
-import { button, chatInput, modalSubmit } from '../support/stand-in-discord/interactions.ts';
-import { customIdsOf, type Harness, member, startHarness, textOf } from './harness.ts';
+import {
+  button,
+  chatInput,
+  chatInputSubcommand,
+  modalSubmit,
+} from '../support/stand-in-discord/interactions.ts';
+import { customIdsOf, type Harness, member, moderator, startHarness, textOf } from './harness.ts';
 
 const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
 const HEADLINE =
@@ -113,16 +121,28 @@ describe('GIVEN the bot on the bundled corpus, WHEN a member follows up an answe
   });
 });
 
-describe('GIVEN thread mode on for the channel (read from the channel settings)', () => {
+describe('GIVEN a moderator has turned thread mode on for the channel with /settings', () => {
   let harness: Harness;
+  let root: string;
 
   beforeAll(async () => {
-    harness = await startHarness({ env: { RATE_LIMIT_QUESTIONS: '100' } });
-    harness.ctx.threadMode = async (_guild, channel) => channel === ids.channel;
+    root = await mkdtemp(join(tmpdir(), 'newsdesk-threads-'));
+    harness = await startHarness({
+      env: {
+        DATA_DIR: join(root, 'data'),
+        MODERATOR_ROLE_IDS: ids.moderatorRole,
+        RATE_LIMIT_QUESTIONS: '100',
+      },
+    });
+    const { data } = await harness.discord
+      .interact(chatInputSubcommand('settings', 'thread-mode', { on: true }, moderator))
+      .final();
+    expect(String(data.content)).toBe(`Thread mode is now on in <#${ids.channel}>.`);
   });
 
   afterAll(async () => {
     await harness?.stop();
+    if (root) await rm(root, { recursive: true, force: true });
   });
 
   it("an answer opens a thread, and /ask in that thread follows the thread's answers", async () => {
@@ -161,7 +181,9 @@ describe('GIVEN thread mode on for the channel (read from the channel settings)'
   });
 
   it('an answer in a channel without thread mode opens no thread', async () => {
-    harness.ctx.threadMode = async () => false;
+    await harness.discord
+      .interact(chatInputSubcommand('settings', 'thread-mode', { on: false }, moderator))
+      .final();
     const asked = harness.discord.interact(
       chatInput('ask', { question: 'Who is the mayor of Calais?' }, member),
     );

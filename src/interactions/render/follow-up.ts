@@ -34,37 +34,28 @@ export const MAX_FOLLOW_UP_LENGTH = 300;
 
 type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
 
+/** The custom_ids of a payload's buttons, in order (as `SourceMessage.customIds` holds a message's). */
+export function customIdsIn(components: readonly APIMessageTopLevelComponent[] | undefined): string[] {
+  return (components ?? []).flatMap((row) =>
+    row.type === ComponentType.ActionRow
+      ? row.components.flatMap((component) =>
+          component.type === ComponentType.Button && 'custom_id' in component ? [component.custom_id] : [],
+        )
+      : [],
+  );
+}
+
 /** The first result's citation of an answer, from its first "Show context" button; null if it has none. */
-export function firstCitationOf(
-  components: readonly APIMessageTopLevelComponent[] | undefined,
-): string | null {
-  for (const row of components ?? []) {
-    if (row.type !== ComponentType.ActionRow) continue;
-    for (const component of row.components) {
-      if (component.type !== ComponentType.Button || !('custom_id' in component)) continue;
-      if (component.custom_id.startsWith('ask:ctx:')) return component.custom_id.slice('ask:ctx:'.length);
-    }
-  }
-  return null;
+export function firstCitationOf(customIds: readonly string[] | undefined): string | null {
+  const context = customIds?.find((id) => id.startsWith('ask:ctx:'));
+  return context ? context.slice('ask:ctx:'.length) : null;
 }
 
 /** The story a message's "Follow up" button names (its citation), or null. */
-export function followUpCitationOf(
-  components: readonly APIMessageTopLevelComponent[] | undefined,
-): string | null {
+export function followUpCitationOf(customIds: readonly string[] | undefined): string | null {
   const prefix = followUpIds.button('');
-  for (const row of components ?? []) {
-    if (row.type !== ComponentType.ActionRow) continue;
-    for (const component of row.components) {
-      if (
-        component.type === ComponentType.Button &&
-        'custom_id' in component &&
-        component.custom_id.startsWith(prefix)
-      )
-        return component.custom_id.slice(prefix.length);
-    }
-  }
-  return null;
+  const button = customIds?.find((id) => id.startsWith(prefix));
+  return button ? button.slice(prefix.length) : null;
 }
 
 /** "Follow up" under an answer whose first result is `citation` (none when it would not fit a custom_id). */

@@ -61,6 +61,10 @@ class ConsoleResponder implements Responder {
     this.print(this.palette.dim('working…'));
   }
 
+  async deletePressedMessage(): Promise<void> {
+    this.print(this.palette.dim('(the answer was removed)'));
+  }
+
   async autocomplete(choices: AutocompleteChoice[]): Promise<void> {
     this.print(
       choices.length === 0
@@ -117,7 +121,7 @@ export async function runConsole(options: {
     id: reply.id,
     content: reply.payload.content ?? '',
     embeds: reply.payload.embeds ?? [],
-    ...(reply.payload.components ? { components: reply.payload.components } : {}),
+    customIds: buttonsOf(reply.payload).map((button) => button.customId),
   });
   const submit = async (text: string) => {
     const waiting = pendingModal;

@@ -27,6 +27,7 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
     userName: interaction.user.globalName ?? interaction.user.username,
     guildId: interaction.guildId,
     channelId: interaction.channelId,
+    // Known when the thread is cached (the Guilds intent brings the threads the bot can see).
     parentChannelId: interaction.channel?.isThread() ? interaction.channel.parentId : null,
     memberRoleIds: roleIds(interaction),
     memberPermissions: interaction.memberPermissions?.bitfield ?? null,
@@ -97,7 +98,12 @@ function sourceMessage(message: Message): SourceMessage {
     id: message.id,
     content: message.content,
     embeds: message.embeds.map((embed) => embed.toJSON()),
-    components: message.components.map((component) => component.toJSON()),
+    customIds: message.components.flatMap((row) => {
+      const json = row.toJSON() as { components?: { custom_id?: string }[] };
+      return (json.components ?? []).flatMap((component) =>
+        component.custom_id ? [component.custom_id] : [],
+      );
+    }),
   };
 }
 
