@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type EarlierExchange, type FollowUpSearch, followUpSearch } from '../followups/follow-up-context.ts';
 import { type AnswerOutcome, answerQuestion } from './answer-question.ts';
 import type { ButtonHandler, CommandContext, ModalHandler } from './command.ts';
+import { askerOf, withDismiss } from './dismiss.ts';
 import { UserError } from './errors.ts';
 import { recordAndDecorate } from './feedback.ts';
 import type { IncomingInteraction, ReplyPayload, SourceMessage } from './incoming.ts';
@@ -129,11 +130,13 @@ export const followUpSubmitted: ModalHandler = {
       );
     const state = interaction.message ? readQueryState(interaction.message.embeds) : null;
     if (citation === '' || !state) throw new UserError('stale-button', STALE);
-    return answerFollowUp(ctx, interaction, text.data, {
+    const answer = await answerFollowUp(ctx, interaction, text.data, {
       question: state.question,
       article: articleOf(citation),
       citation,
     });
+    // A public answer, as the one it follows: its asker (or a moderator) may remove it.
+    return withDismiss(answer, interaction.userId);
   },
 };
 
@@ -145,6 +148,8 @@ export const withoutStoryButton: ButtonHandler = {
     const n = z.coerce.number().int().min(1).max(MAX_FOLLOW_UP_LENGTH).safeParse(length);
     if (!state || !n.success) throw new UserError('stale-button', STALE);
     const question = state.question.slice(0, n.data);
-    return { update: await askAndDecorate(ctx, interaction, { question }) };
+    const answer = await askAndDecorate(ctx, interaction, { question });
+    const asker = askerOf(interaction.message);
+    return { update: asker ? withDismiss(answer, asker) : answer };
   },
 };

@@ -82,8 +82,9 @@ describe('GIVEN the bot on the bundled corpus, WHEN a member follows up an answe
     expect(text).toContain(`Source: ${TETEGHEM}`);
     const ids = customIdsOf(data);
     expect(ids).toContain(`ask:nostory:${'what did they threaten to do to the reporter with him?'.length}`);
-    // The follow-up's own answer can be followed up in turn.
+    // The follow-up's own answer can be followed up in turn, and its asker may dismiss it.
     expect(ids.some((id) => id.startsWith(`ask:followup:${TETEGHEM}#`))).toBe(true);
+    expect(ids).toContain(`ask:dismiss:${member.userId}`);
 
     // "Ask without that story": the same follow-up over the whole archive, replacing the message.
     const followUpAnswer = submitted.message as APIMessage;
