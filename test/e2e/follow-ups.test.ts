@@ -17,6 +17,9 @@ const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
 const HEADLINE =
   "French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain";
 
+/** An answer of the first bot below, followed up later by another bot process. */
+let earlierBotsAnswer: { message: APIMessage; citation: string } | undefined;
+
 describe('GIVEN the bot on the bundled corpus, WHEN a member follows up an answer through its modal', () => {
   let harness: Harness;
   let answer: APIMessage;
@@ -42,6 +45,7 @@ describe('GIVEN the bot on the bundled corpus, WHEN a member follows up an answe
     expect(followUp).toBeDefined();
     citation = followUp!.slice('ask:followup:'.length);
     expect(citation.startsWith(`${TETEGHEM}#`)).toBe(true);
+    earlierBotsAnswer = { message: answer, citation };
   });
 
   it('"Follow up" opens a modal with one text field, the story named, its custom_id carrying the story', async () => {
@@ -179,6 +183,22 @@ describe('GIVEN a moderator has turned thread mode on for the channel with /sett
       .final();
     expect(String(next.data.content)).toMatch(/^Assuming you mean: \*French mayor says he was threatened/);
     expect(textOf(next.data).replace(/\*\*/g, '')).toContain('showed him a gun');
+  });
+
+  it('a follow-up of an answer another bot process gave (a restart, another replica) is answered from the message alone', async () => {
+    const { message, citation } = earlierBotsAnswer!;
+    const { data } = await harness.discord
+      .interact(
+        modalSubmit(
+          message,
+          `followup:${citation}`,
+          { question: 'what did they threaten to do to the reporter with him?' },
+          member,
+        ),
+      )
+      .final();
+    expect(String(data.content)).toMatch(/^Assuming you mean: \*French mayor says he was threatened/);
+    expect(textOf(data).replace(/\*\*/g, '')).toContain('threatened to rape the reporter');
   });
 
   it('an answer in a channel without thread mode opens no thread', async () => {
