@@ -53,7 +53,7 @@ describe('fromApiInteraction', () => {
       channel: Record<string, unknown>;
     };
     // A text channel's parent_id is its category: its settings are its own, not the category's.
-    inCategory.channel = { ...inCategory.channel, parent_id: '300000000000000077' };
+    inCategory.channel = { id: '300000000000000001', type: 0, name: 'news', parent_id: '300000000000000077' };
     expect(fromApiInteraction(inCategory)).toMatchObject({ parentChannelId: null });
   });
 
