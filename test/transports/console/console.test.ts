@@ -276,7 +276,7 @@ describe('the local console', () => {
     expect(markdown(`Last read: ${at(0)} · next: ${at(30)}`, PLAIN)).toBe(
       'Last read: just now · next: in 30 minutes',
     );
-    expect([at(-5), at(-150), at(3 * 24 * 60), at(-800 * 24 * 60)].map((t) => markdown(t, PLAIN))).toEqual([
+    expect([at(-5), at(-160), at(3 * 24 * 60), at(-800 * 24 * 60)].map((t) => markdown(t, PLAIN))).toEqual([
       '5 minutes ago',
       '3 hours ago',
       'in 3 days',
