@@ -32,6 +32,8 @@ export class CommandRegistry {
 
   /** The handler for a custom_id and the custom_id's arguments after its prefix. */
   button(customId: string): { prefix: string; handler: ButtonHandler; args: string[] } | undefined {
+    // A signed payload is Discord's shape only by its signature: a custom_id that is not text is no button of ours.
+    if (typeof customId !== 'string') return undefined;
     for (const { prefix, handler } of this.#buttons) {
       if (customId === prefix) return { prefix, handler, args: [] };
       if (customId.startsWith(`${prefix}:`))

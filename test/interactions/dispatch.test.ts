@@ -438,6 +438,18 @@ describe('dispatchInteraction for a button that defers', () => {
     expect(steps(responder.calls)).toEqual(['deferUpdate:', 'editReply:quick']);
   });
 
+  it('answers a press whose custom_id is not a string (no transport should pass one) plainly, never throwing', async () => {
+    const { ctx, responder, logger } = setup();
+    const odd = { ...press('x'), customId: 42 as unknown as string };
+    expect(await dispatchInteraction(odd, responder, ctx)).toEqual({
+      name: 'unknown',
+      outcome: 'user-error',
+      code: 'unknown-button',
+    });
+    expect(steps(responder.calls)).toEqual(['reply:This button no longer works; run the command again.']);
+    expect(logger.events.filter((event) => event.level === 'error')).toEqual([]);
+  });
+
   it('by default ("auto"), updates a quick button at once without deferring', async () => {
     const { ctx, responder } = setup();
     await dispatchInteraction(press('count:again:2'), responder, ctx);

@@ -3,7 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { member } from '../../e2e/harness.ts';
-import { chatInput } from '../../support/stand-in-discord/interactions.ts';
+import { botUser, userMessage } from '../../support/stand-in-discord/fixtures.ts';
+import { button, chatInput } from '../../support/stand-in-discord/interactions.ts';
 import { startEndpoint, type TestEndpoint } from './support/endpoint.ts';
 import { send } from './support/http-client.ts';
 import { nowSeconds } from './support/signer.ts';
@@ -203,6 +204,25 @@ describe('options shaped unlike anything Discord sends, correctly signed', () =>
       '{"name":"limt","type":4,"value":2},{"name":"constructor","type":3,"value":"y"}',
     );
     expect(typo.body.data?.content).toContain('`limt`, `constructor`');
+    expect(endpoint.logger.events.filter((event) => event.level === 'error')).toEqual([]);
+  });
+
+  it('answers a button whose custom_id is not a string plainly, as a button that no longer works', async () => {
+    endpoint = await startEndpoint();
+    const message = userMessage('600000000000000001', 'an answer', botUser);
+    for (const customId of [12345, null, { prefix: 'ask' }, ['ask', 'more']]) {
+      const raw = {
+        ...button(message, 'ask:more:1:1', member),
+        data: { custom_id: customId, component_type: 2 },
+      };
+      const body = JSON.stringify(raw);
+      const reply = await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body });
+      expect(reply.status, reply.text).toBe(200);
+      const parsed = JSON.parse(reply.text) as { type: number; data?: { content?: string; flags?: number } };
+      expect(parsed.type).toBe(4);
+      expect(parsed.data?.flags).toBe(64);
+      expect(parsed.data?.content).toBe('This button no longer works; run the command again.');
+    }
     expect(endpoint.logger.events.filter((event) => event.level === 'error')).toEqual([]);
   });
 });
