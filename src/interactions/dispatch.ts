@@ -248,7 +248,9 @@ async function runAutocomplete(
   ctx: DispatchContext,
 ): Promise<void> {
   const command = ctx.commands.command(incoming.commandName);
-  if (!command?.autocomplete) {
+  // A moderators' command suggests moderators' data (feed URLs may carry private keys): to anyone
+  // else it suggests nothing, as Discord would show it to no one who cannot run it.
+  if (!command?.autocomplete || !mayUse(command.access, incoming, ctx)) {
     await responder.autocomplete([]);
     return;
   }
@@ -289,14 +291,17 @@ async function runButton(
   }
 }
 
+function mayUse(access: AnyCommand['access'], incoming: IncomingInteraction, ctx: DispatchContext): boolean {
+  return (access ?? 'everyone') === 'everyone' || isModerator(incoming, ctx.config.MODERATOR_ROLE_IDS);
+}
+
 function checkAccess(
   access: AnyCommand['access'],
   incoming: IncomingInteraction,
   ctx: DispatchContext,
   what: string,
 ): void {
-  if ((access ?? 'everyone') === 'everyone') return;
-  if (isModerator(incoming, ctx.config.MODERATOR_ROLE_IDS)) return;
+  if (mayUse(access, incoming, ctx)) return;
   const rule = ctx.config.MODERATOR_ROLE_IDS.length > 0 ? 'a moderator role' : 'the Manage Server permission';
   throw new UserError(
     'forbidden',

@@ -103,6 +103,7 @@ const commands: AnyCommand[] = [
     options: Empty,
     access: 'moderators',
     execute: () => ({ content: 'modded' }),
+    autocomplete: () => [{ name: 'Private feed', value: 'https://feeds.example/news?key=secret' }],
   } satisfies Command<typeof Empty>,
   {
     data: builder('count').addIntegerOption((o) =>
@@ -384,6 +385,27 @@ describe('dispatchInteraction', () => {
     await dispatchInteraction(typing('crash'), responder, ctx);
     expect(responder.calls[1]).toEqual(['autocomplete', []]);
     expect(logger.events.at(-1)?.message).toBe('autocomplete failed');
+  });
+
+  it('offers a moderators’ command’s suggestions (feed URLs with their keys) to moderators only', async () => {
+    const { ctx, responder } = setup();
+    const typing = (extra: Partial<IncomingInteraction>): IncomingInteraction =>
+      ({
+        ...base,
+        kind: 'autocomplete',
+        commandName: 'mod',
+        options: {},
+        focused: { name: 'url', value: '' },
+        ...extra,
+      }) as IncomingInteraction;
+    expect(await dispatchInteraction(typing({}), responder, ctx)).toEqual({ name: 'mod', outcome: 'ok' });
+    await dispatchInteraction(typing({ guildId: null, memberPermissions: null }), responder, ctx);
+    await dispatchInteraction(typing({ memberPermissions: 32n }), responder, ctx);
+    expect(responder.calls).toEqual([
+      ['autocomplete', []],
+      ['autocomplete', []],
+      ['autocomplete', [{ name: 'Private feed', value: 'https://feeds.example/news?key=secret' }]],
+    ]);
   });
 
   it('never rejects, even when the transport fails to send', async () => {
