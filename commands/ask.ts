@@ -46,7 +46,11 @@ export default {
       o.setName('limit').setDescription('How many passages (1-5, default 3)').setMinValue(1).setMaxValue(5),
     )
     .addStringOption((o) =>
-      o.setName('source').setDescription('Only answer from this article').setAutocomplete(true),
+      o
+        .setName('source')
+        .setDescription('Only answer from this article')
+        .setAutocomplete(true)
+        .setMaxLength(100),
     )
     .addStringOption(sinceOption)
     .addStringOption(untilOption)

@@ -124,12 +124,19 @@ async function pipeline(socket: Socket, chunk: Buffer, bytesPerSecond: number): 
   const interval = (chunk.length / bytesPerSecond) * 1000;
   while (!socket.destroyed) {
     const started = performance.now();
-    if (!socket.write(chunk)) {
-      await Promise.race([
-        new Promise((resolve) => socket.once('drain', resolve)),
-        new Promise((resolve) => socket.once('close', resolve)),
-      ]);
-    }
+    if (!socket.write(chunk)) await drainedOrClosed(socket);
     await sleep(Math.max(0, interval - (performance.now() - started)));
   }
+}
+
+function drainedOrClosed(socket: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
+  });
 }

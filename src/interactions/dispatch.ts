@@ -22,6 +22,11 @@ export interface DispatchContext extends CommandContext {
   commands: CommandRegistry;
   rateLimiter: QuestionLimiter;
   /**
+   * Counts a member's autocomplete requests (one a keystroke); past the limit they get no choices.
+   * @default no limit
+   */
+  autocompleteLimiter?: QuestionLimiter;
+  /**
    * How long a command or button with `defer: 'auto'` may run before the dispatcher defers it, in
    * milliseconds. Discord drops an interaction not acknowledged within 3 seconds.
    * @default 2000
@@ -254,8 +259,34 @@ async function runAutocomplete(
     await responder.autocomplete([]);
     return;
   }
+  // Discord's client keeps to the option's max_length; a longer value is not from it and costs nothing.
+  const maxLength = declaredMaxLength(command, incoming) ?? DEFAULT_AUTOCOMPLETE_LENGTH;
+  if (incoming.focused.value.length > maxLength || (await ctx.autocompleteLimiter?.take(incoming.userId))) {
+    ctx.logger.debug('autocomplete not run', {
+      ...describe(incoming),
+      length: incoming.focused.value.length,
+    });
+    await responder.autocomplete([]);
+    return;
+  }
   const choices = await command.autocomplete(ctx, incoming.focused, incoming);
   await responder.autocomplete(finalizeChoices(choices));
+}
+
+/** The longest value autocomplete looks at for an option that declares no `max_length`. */
+const DEFAULT_AUTOCOMPLETE_LENGTH = 100;
+
+type DeclaredOption = { name: string; type: number; max_length?: number; options?: DeclaredOption[] };
+
+/** The `max_length` the command declares for the focused option, in the subcommand being typed. */
+function declaredMaxLength(command: AnyCommand, incoming: AutocompleteIncoming): number | undefined {
+  let options = (command.data.toJSON() as { options?: DeclaredOption[] }).options ?? [];
+  for (const key of ['subcommandGroup', 'subcommand'] as const) {
+    const chosen = incoming.options[key];
+    const level = options.find((option) => option.name === chosen && option.options !== undefined);
+    if (typeof chosen === 'string' && level) options = level.options ?? [];
+  }
+  return options.find((option) => option.name === incoming.focused.name)?.max_length;
 }
 
 async function runButton(

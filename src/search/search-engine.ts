@@ -1,8 +1,8 @@
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
-import { fold } from './analyze.ts';
 import type { Answer, AnswerOptions, Timeline } from './answer.ts';
 import { type Citations, CorpusLookup, type Located } from './corpus-lookup.ts';
 import type { Period } from './period.ts';
+import { foldTyped, MAX_SUGGESTION_TEXT, SuggestionIndex } from './suggestion-index.ts';
 
 /** The most results one answer can hold. */
 export const MAX_LIMIT = 10;
@@ -18,6 +18,8 @@ export abstract class SearchEngine {
   readonly passageCount: number;
   protected readonly byCitation: Citations;
   protected readonly byArticleId: ReadonlyMap<string, Article>;
+  /** Autocomplete's lookup of headlines, ids and publishers, built with the engine. */
+  readonly #suggestions: SuggestionIndex;
 
   protected constructor(corpus: Corpus, lookup: CorpusLookup = CorpusLookup.of(corpus)) {
     this.corpus = corpus;
@@ -25,6 +27,7 @@ export abstract class SearchEngine {
     this.byCitation = lookup.byCitation;
     this.byArticleId = lookup.byArticleId;
     this.passageCount = lookup.passageCount;
+    this.#suggestions = SuggestionIndex.build(corpus.articles);
   }
 
   /**
@@ -100,26 +103,12 @@ export abstract class SearchEngine {
     return { article, passages, focus: passage.index - from };
   }
 
-  /** Articles for autocomplete: id, headline or publisher containing the text; headline starts first. */
+  /**
+   * Articles for autocomplete: id or headline starting with the text first, then the text starting a
+   * word of the headline, the publisher or the id. An index lookup, whatever the corpus size.
+   */
   suggestArticles(text: string, limit = 25): Article[] {
-    const needle = fold(text.trim());
-    const scored: { article: Article; rank: number }[] = [];
-    for (const article of this.corpus.articles) {
-      const rank =
-        needle === '' || startsWith(article, text.trim())
-          ? 0
-          : fold(article.title).includes(needle) ||
-              article.id.toLowerCase().includes(needle) ||
-              fold(article.publisher ?? '').includes(needle)
-            ? 1
-            : -1;
-      if (rank >= 0) scored.push({ article, rank });
-      if (needle === '' && scored.length >= limit) break;
-    }
-    return scored
-      .sort((a, b) => a.rank - b.rank || a.article.title.localeCompare(b.article.title))
-      .slice(0, limit)
-      .map((entry) => entry.article);
+    return this.#suggestions.suggest(text, limit);
   }
 
   /**
@@ -127,7 +116,7 @@ export abstract class SearchEngine {
    * the index with `answerAsync`, so a slow search leaves this thread free as a question's does.
    */
   async suggestCitations(text: string, limit = 25): Promise<{ citation: string; preview: string }[]> {
-    const typed = text.trim();
+    const typed = text.trim().slice(0, MAX_SUGGESTION_TEXT);
     if (typed === '' || typed.includes('#')) {
       const [idPart = '', paragraphPart = ''] = typed.split('#');
       const out: { citation: string; preview: string }[] = [];
@@ -143,7 +132,7 @@ export abstract class SearchEngine {
     // Prefix matches of ids and titles come first (`/cite tete`), a passage of each article per round,
     // then passages that answer the words typed.
     const out: { citation: string; preview: string }[] = [];
-    const starting = this.corpus.articles.filter((article) => startsWith(article, typed));
+    const starting = this.#suggestions.starting(typed, limit);
     for (let round = 0; out.length < limit; round++) {
       const next = starting.flatMap((article) => article.passages[round] ?? []);
       if (next.length === 0) break;
@@ -152,16 +141,10 @@ export abstract class SearchEngine {
     }
     if (out.length >= limit) return out;
     const listed = new Set(out.map((entry) => entry.citation));
-    for (const result of (await this.answerAsync(typed, { limit: MAX_LIMIT })).results) {
+    for (const result of (await this.answerAsync(foldTyped(typed), { limit: MAX_LIMIT })).results) {
       if (out.length >= limit) break;
       if (!listed.has(result.citation)) out.push({ citation: result.citation, preview: result.passage });
     }
     return out;
   }
-}
-
-/** Whether an article's id or headline starts with what was typed (case and accents aside). */
-function startsWith(article: Article, typed: string): boolean {
-  const needle = fold(typed);
-  return article.id.toLowerCase().startsWith(typed.toLowerCase()) || fold(article.title).startsWith(needle);
 }

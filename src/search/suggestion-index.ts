@@ -36,7 +36,12 @@ export class SuggestionIndex {
   /** Each article's folded headline, publisher and id, for typed texts longer than a key. */
   readonly #folded: string[];
 
-  private constructor(articles: readonly Article[], starts: SortedKeys, inside: SortedKeys, folded: string[]) {
+  private constructor(
+    articles: readonly Article[],
+    starts: SortedKeys,
+    inside: SortedKeys,
+    folded: string[],
+  ) {
     this.#articles = articles;
     this.#starts = starts;
     this.#inside = inside;
@@ -75,7 +80,10 @@ export class SuggestionIndex {
     const then = this.#lookup(this.#inside, needle, limit - first.length, seen, (text) =>
       wordStarts(text).some((at) => text.startsWith(needle, at)),
     );
-    return [...byTitle(first.map((i) => this.#articles[i]!)), ...byTitle(then.map((i) => this.#articles[i]!))];
+    return [
+      ...byTitle(first.map((i) => this.#articles[i]!)),
+      ...byTitle(then.map((i) => this.#articles[i]!)),
+    ];
   }
 
   /** Articles whose id or headline starts with `typed`, in key order (`/cite tete`). */
@@ -112,8 +120,11 @@ export class SuggestionIndex {
   }
 }
 
-/** The typed text as keys are written: trimmed, folded once, capped. */
-function foldTyped(typed: string): string {
+/**
+ * The typed text as keys are written: trimmed, folded once, capped before and after folding. What
+ * `/cite` autocomplete searches the index for too, so a long text costs the search no more.
+ */
+export function foldTyped(typed: string): string {
   return fold(typed.trim().slice(0, MAX_SUGGESTION_TEXT)).slice(0, MAX_SUGGESTION_TEXT);
 }
 

@@ -387,6 +387,55 @@ describe('dispatchInteraction', () => {
     expect(logger.events.at(-1)?.message).toBe('autocomplete failed');
   });
 
+  it('answers autocomplete longer than the option allows with no choices, without running it', async () => {
+    const { ctx, responder } = setup();
+    const typing = (value: string): IncomingInteraction => ({
+      ...base,
+      kind: 'autocomplete',
+      commandName: 'count',
+      options: {},
+      focused: { name: 'n', value },
+    });
+    // `n` declares no max_length: 100 characters are looked at, no more. (`crash` would throw if run.)
+    await dispatchInteraction(typing(`crash${'\uFDFA'.repeat(96)}`), responder, ctx);
+    await dispatchInteraction(typing('a'.repeat(100)), responder, ctx);
+    expect(responder.calls[0]).toEqual(['autocomplete', []]);
+    expect((responder.calls[1]![1] as AutocompleteChoice[]).length).toBe(25);
+  });
+
+  it('limits each member to 20 autocomplete requests in 10 seconds; past it, no choices until the window moves', async () => {
+    let now = 0;
+    const logger = memoryLogger();
+    const ctx = createDispatchContext({
+      library: {} as LibraryView,
+      config: loadConfig({}),
+      logger,
+      commands,
+      now: () => now,
+    });
+    const responder = new Recorder();
+    const typing = (userId: string): IncomingInteraction => ({
+      ...base,
+      userId,
+      kind: 'autocomplete',
+      commandName: 'count',
+      options: {},
+      focused: { name: 'n', value: 'x' },
+    });
+    const offered = () => (responder.calls.at(-1)![1] as AutocompleteChoice[]).length;
+    for (let i = 0; i < 20; i++) {
+      await dispatchInteraction(typing('typist'), responder, ctx);
+      expect(offered()).toBe(25);
+    }
+    await dispatchInteraction(typing('typist'), responder, ctx);
+    expect(offered()).toBe(0);
+    await dispatchInteraction(typing('someone-else'), responder, ctx);
+    expect(offered()).toBe(25);
+    now += 10_000;
+    await dispatchInteraction(typing('typist'), responder, ctx);
+    expect(offered()).toBe(25);
+  });
+
   it('offers a moderators’ command’s suggestions (feed URLs with their keys) to moderators only', async () => {
     const { ctx, responder } = setup();
     const typing = (extra: Partial<IncomingInteraction>): IncomingInteraction =>
