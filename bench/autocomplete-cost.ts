@@ -27,9 +27,6 @@ const FDFA = '\uFDFA';
 
 type FromChild = { kind: 'ready'; port: number; articles: number };
 
-if (process.argv.includes('--serve')) await serve();
-else await measure();
-
 /** The endpoint over the Reuters file, its index on a worker thread; reports its port. */
 async function serve(): Promise<void> {
   const { commands } = await import('../commands/index.ts');
@@ -248,3 +245,7 @@ async function measure(): Promise<void> {
   sink.server.close();
   process.exit(ok ? 0 : 1);
 }
+
+// Last, so the classes above are defined before either runs.
+if (process.argv.includes('--serve')) await serve();
+else await measure();
