@@ -17,10 +17,12 @@ interface Tracked {
 /**
  * Which connections stay open when there are too many. Anyone can open a connection and send nothing,
  * or trickle a request in, and 600 such once made every genuine PING get 503: refusing the newest
- * connection refused Discord's. So a connection past a limit (all connections, or those of its remote
- * address) is let in, and the oldest connection not answering a verified request is closed to make
- * room (of that address when its own limit is reached). Only when every connection is answering a
- * verified request is the newest one refused (`refused`).
+ * connection refused Discord's. Now one remote address may hold `maxPerAddress` connections, and one
+ * more from it is closed at once, unread (the address is one client, and closing its older ones instead
+ * would let it churn the endpoint through as many connections as it can open). Past `maxConnections`,
+ * a new connection is let in and the oldest connection not answering a verified request is closed to
+ * make room; only when every connection is answering a verified request is the newest one refused
+ * (`refused`: its requests get 503).
  */
 export class ConnectionGuard {
   readonly #limits: ConnectionLimits;
@@ -30,6 +32,7 @@ export class ConnectionGuard {
   /** Connections let in past the limits with nothing to shed: their requests get 503. */
   readonly #refused = new WeakSet<Socket>();
   #shed = 0;
+  #closedOverAddressCap = 0;
 
   constructor(limits: ConnectionLimits) {
     this.#limits = limits;
@@ -39,9 +42,12 @@ export class ConnectionGuard {
   admit(socket: Socket): void {
     const address = socket.remoteAddress ?? 'unknown';
     const sameAddress = this.#perAddress.get(address) ?? new Set<Socket>();
-    if (sameAddress.size >= this.#limits.maxPerAddress && !this.#shedOldest(sameAddress)) {
-      this.#refused.add(socket);
-    } else if (this.#open.size >= this.#limits.maxConnections && !this.#shedOldest(this.#open.keys())) {
+    if (sameAddress.size >= this.#limits.maxPerAddress) {
+      socket.destroy();
+      this.#closedOverAddressCap += 1;
+      return;
+    }
+    if (this.#open.size >= this.#limits.maxConnections && !this.#shedOldest(this.#open.keys())) {
       this.#refused.add(socket);
     }
     this.#open.set(socket, { address, busy: false });
@@ -68,6 +74,11 @@ export class ConnectionGuard {
   /** Connections closed to make room since the start. */
   get shed(): number {
     return this.#shed;
+  }
+
+  /** Connections closed on arrival because their address held its cap, since the start. */
+  get closedOverAddressCap(): number {
+    return this.#closedOverAddressCap;
   }
 
   /** Closes the oldest connection of `candidates` not answering a verified request; false if none. */

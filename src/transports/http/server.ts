@@ -71,9 +71,9 @@ export interface InteractionServerOptions {
    */
   maxConnections?: number;
   /**
-   * Connections open at once from one remote address; past it, that address's oldest connection not
-   * answering a verified request is closed. Behind a reverse proxy every connection comes from the
-   * proxy's address: give it `maxConnections` there.
+   * Connections open at once from one remote address; one more from it is closed at once, unread.
+   * Behind a reverse proxy every connection comes from the proxy's address: give it `maxConnections`
+   * there.
    * @default 32
    */
   maxConnectionsPerAddress?: number;
@@ -96,6 +96,12 @@ export interface InteractionServerOptions {
    * @default 16 MiB
    */
   maxUnverifiedBytes?: number;
+  /**
+   * A server to serve `GET /metrics` on instead of this one (METRICS_PORT), which then answers 404
+   * for it: the counters stay off the public port. Unstarted; the caller listens.
+   * @default `/metrics` on this server
+   */
+  metricsServer?: Server;
   /** Stands in for global `fetch` in webhook calls. */
   fetch?: typeof fetch;
   /**
@@ -138,6 +144,9 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
   server.headersTimeout = unfinishedMs;
   server.maxRequestsPerSocket = options.maxRequestsPerConnection ?? 100;
   server.on('connection', (socket: Socket) => guard.admit(socket));
+  options.metricsServer?.on('request', (request: IncomingMessage, response: ServerResponse) =>
+    endpoint.routeMetrics(request, response),
+  );
   return server;
 }
 
@@ -161,6 +170,8 @@ class InteractionEndpoint {
       serve: (request, response) => this.#serveInteraction(request, response),
     },
     '/healthz': { methods: ['GET', 'HEAD'], serve: (_request, response) => this.#serveHealth(response) },
+  };
+  readonly #metricsRoutes: Record<string, Route> = {
     '/metrics': { methods: ['GET', 'HEAD'], serve: (_request, response) => this.#serveMetrics(response) },
   };
 
@@ -184,6 +195,7 @@ class InteractionEndpoint {
     this.#refusals = new LogThrottle(this.#logger);
     this.#context = { ...options.context, library: options.library };
     this.#acknowledgeAfterMs = options.acknowledgeAfterMs ?? 2_500;
+    if (!options.metricsServer) Object.assign(this.#routes, this.#metricsRoutes);
   }
 
   /** A request on a connection let in past the limits with none to close for it: 503, not read. */
@@ -198,9 +210,9 @@ class InteractionEndpoint {
   }
 
   /** Finds the request's route (404, or 405 naming the allowed methods) and serves it; a failure is a 500. */
-  route(request: IncomingMessage, response: ServerResponse): void {
+  route(request: IncomingMessage, response: ServerResponse, routes = this.#routes): void {
     const path = (request.url ?? '/').split('?', 1)[0] ?? '/';
-    const route = Object.hasOwn(this.#routes, path) ? this.#routes[path] : undefined;
+    const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
     if (!route) {
       sendJson(response, 404, { error: 'not found' }, CLOSING_JSON_HEADERS);
       return;
@@ -221,6 +233,11 @@ class InteractionEndpoint {
         if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });
         else response.destroy();
       });
+  }
+
+  /** A request on the metrics server (METRICS_PORT): `/metrics`, and 404 for anything else. */
+  routeMetrics(request: IncomingMessage, response: ServerResponse): void {
+    this.route(request, response, this.#metricsRoutes);
   }
 
   /** Reads, dispatches and counts one interaction; every interaction read is answered once. */

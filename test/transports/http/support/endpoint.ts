@@ -46,6 +46,7 @@ export async function startEndpoint(
         | 'unfinishedRequestMs'
         | 'maxRequestsPerConnection'
         | 'maxUnverifiedBytes'
+        | 'metricsServer'
       >
     >;
   } = {},
