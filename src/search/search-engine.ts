@@ -1,6 +1,7 @@
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
 import type { Answer, AnswerOptions, Timeline } from './answer.ts';
 import { type Citations, CorpusLookup, type Located } from './corpus-lookup.ts';
+import { type Outlet, outletsOf, publisherKey } from './outlets.ts';
 import type { Period } from './period.ts';
 import { foldTyped, MAX_SUGGESTION_TEXT, SuggestionIndex } from './suggestion-index.ts';
 
@@ -20,6 +21,8 @@ export abstract class SearchEngine {
   protected readonly byArticleId: ReadonlyMap<string, Article>;
   /** Autocomplete's lookup of headlines, ids and publishers, built with the engine. */
   readonly #suggestions: SuggestionIndex;
+  #outlets: Outlet[] | undefined;
+  #outletKeys: (readonly [Outlet, string])[] | undefined;
 
   protected constructor(corpus: Corpus, lookup: CorpusLookup = CorpusLookup.of(corpus)) {
     this.corpus = corpus;
@@ -101,6 +104,33 @@ export abstract class SearchEngine {
     const from = Math.max(0, passage.index - radius);
     const passages = article.passages.slice(from, passage.index + radius + 1);
     return { article, passages, focus: passage.index - from };
+  }
+
+  /** The corpus's outlets (its articles' publishers), most articles first. */
+  outlets(): readonly Outlet[] {
+    this.#outlets ??= outletsOf(this.corpus.articles);
+    return this.#outlets;
+  }
+
+  /** The corpus's name of the outlet written (case, accents and spacing aside); undefined if it has none. */
+  outlet(name: string): Outlet | undefined {
+    const key = publisherKey(name);
+    return key === '' ? undefined : this.outlets().find((outlet) => publisherKey(outlet.name) === key);
+  }
+
+  /** Outlets for autocomplete: those whose name starts with the text first, then those containing it. */
+  suggestOutlets(text: string, limit = 25): Outlet[] {
+    const needle = publisherKey(foldTyped(text));
+    // Each outlet's key once per corpus, not once per keystroke.
+    this.#outletKeys ??= this.outlets().map((outlet) => [outlet, publisherKey(outlet.name)] as const);
+    const scored = this.#outletKeys.flatMap(([outlet, key]) => {
+      const rank = key.startsWith(needle) ? 0 : key.includes(needle) ? 1 : -1;
+      return rank < 0 ? [] : [{ outlet, rank }];
+    });
+    return scored
+      .sort((a, b) => a.rank - b.rank)
+      .slice(0, limit)
+      .map((entry) => entry.outlet);
   }
 
   /**
