@@ -91,8 +91,9 @@ export interface InteractionServerOptions {
    */
   maxRequestsPerConnection?: number;
   /**
-   * Bytes that requests not yet verified may buffer together; a request that would go past it gets
-   * 503. Signed requests are small: this is room for a hundred of the largest at once.
+   * Bytes that requests not yet verified may buffer together; a request that needs room past it
+   * closes the oldest requests holding some. Signed requests are small: this is room for a hundred of
+   * the largest at once.
    * @default 16 MiB
    */
   maxUnverifiedBytes?: number;
