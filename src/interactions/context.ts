@@ -69,6 +69,11 @@ export function createDispatchContext(options: {
     now: () => new Date(now()),
     commands: new CommandRegistry(options.commands),
     rateLimiter: limiterFor(options, now),
+    autocompleteLimiter: new RateLimiter({
+      limit: (options.rateLimited ?? true) ? AUTOCOMPLETE_PER_WINDOW : Number.POSITIVE_INFINITY,
+      windowMs: AUTOCOMPLETE_WINDOW_MS,
+      now,
+    }),
     corpus: options.corpus,
     feeds: options.feeds,
     peerStatuses: options.peerStatuses,
@@ -79,6 +84,14 @@ export function createDispatchContext(options: {
     ...(options.threads ? { threads: options.threads } : {}),
   };
 }
+
+/**
+ * Autocomplete requests a member may make per window, in this process. Discord sends one a keystroke
+ * (debounced): typing an id quickly is some 10 in 5 seconds, and a loop of them kept others' `/ask`
+ * waiting seconds. Past it the member gets no choices until the window moves on.
+ */
+const AUTOCOMPLETE_PER_WINDOW = 20;
+const AUTOCOMPLETE_WINDOW_MS = 10_000;
 
 /** One limiter per process, shared across replicas when asked to; never a limit at the console. */
 function limiterFor(

@@ -25,6 +25,11 @@ export interface DispatchContext extends CommandContext {
   commands: CommandRegistry;
   rateLimiter: QuestionLimiter;
   /**
+   * Counts a member's autocomplete requests (one a keystroke); past the limit they get no choices.
+   * @default no limit
+   */
+  autocompleteLimiter?: QuestionLimiter;
+  /**
    * How long a command or button with `defer: 'auto'` may run before the dispatcher defers it, in
    * milliseconds. Discord drops an interaction not acknowledged within 3 seconds.
    * @default 2000
@@ -258,12 +263,40 @@ async function runAutocomplete(
   ctx: DispatchContext,
 ): Promise<void> {
   const command = ctx.commands.command(incoming.commandName);
-  if (!command?.autocomplete) {
+  // A moderators' command suggests moderators' data (feed URLs may carry private keys): to anyone
+  // else it suggests nothing, as Discord would show it to no one who cannot run it.
+  if (!command?.autocomplete || !mayUse(command.access, incoming, ctx)) {
+    await responder.autocomplete([]);
+    return;
+  }
+  // Discord's client keeps to the option's max_length; a longer value is not from it and costs nothing.
+  const maxLength = declaredMaxLength(command, incoming) ?? DEFAULT_AUTOCOMPLETE_LENGTH;
+  if (incoming.focused.value.length > maxLength || (await ctx.autocompleteLimiter?.take(incoming.userId))) {
+    ctx.logger.debug('autocomplete not run', {
+      ...describe(incoming),
+      length: incoming.focused.value.length,
+    });
     await responder.autocomplete([]);
     return;
   }
   const choices = await command.autocomplete(ctx, incoming.focused, incoming);
   await responder.autocomplete(finalizeChoices(choices));
+}
+
+/** The longest value autocomplete looks at for an option that declares no `max_length`. */
+const DEFAULT_AUTOCOMPLETE_LENGTH = 100;
+
+type DeclaredOption = { name: string; type: number; max_length?: number; options?: DeclaredOption[] };
+
+/** The `max_length` the command declares for the focused option, in the subcommand being typed. */
+function declaredMaxLength(command: AnyCommand, incoming: AutocompleteIncoming): number | undefined {
+  let options = (command.data.toJSON() as { options?: DeclaredOption[] }).options ?? [];
+  for (const key of ['subcommandGroup', 'subcommand'] as const) {
+    const chosen = incoming.options[key];
+    const level = options.find((option) => option.name === chosen && option.options !== undefined);
+    if (typeof chosen === 'string' && level) options = level.options ?? [];
+  }
+  return options.find((option) => option.name === incoming.focused.name)?.max_length;
 }
 
 async function runButton(
@@ -341,14 +374,17 @@ async function runModal(
   await openPendingThread(ctx, incoming, posted);
 }
 
+function mayUse(access: AnyCommand['access'], incoming: IncomingInteraction, ctx: DispatchContext): boolean {
+  return (access ?? 'everyone') === 'everyone' || isModerator(incoming, ctx.config.MODERATOR_ROLE_IDS);
+}
+
 function checkAccess(
   access: AnyCommand['access'],
   incoming: IncomingInteraction,
   ctx: DispatchContext,
   what: string,
 ): void {
-  if ((access ?? 'everyone') === 'everyone') return;
-  if (isModerator(incoming, ctx.config.MODERATOR_ROLE_IDS)) return;
+  if (mayUse(access, incoming, ctx)) return;
   const rule = ctx.config.MODERATOR_ROLE_IDS.length > 0 ? 'a moderator role' : 'the Manage Server permission';
   throw new UserError(
     'forbidden',

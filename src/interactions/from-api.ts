@@ -80,7 +80,14 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
     }
     case InteractionType.MessageComponent: {
       if (raw.data.component_type !== ComponentType.Button) return null;
-      return { ...base, kind: 'button', customId: raw.data.custom_id, message: sourceMessage(raw.message) };
+      // A custom_id that is not text matches no button: it is answered as one that no longer works.
+      const customId: unknown = raw.data.custom_id;
+      return {
+        ...base,
+        kind: 'button',
+        customId: typeof customId === 'string' ? customId : '',
+        message: sourceMessage(raw.message),
+      };
     }
     case InteractionType.ModalSubmit:
       return {

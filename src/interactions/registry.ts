@@ -58,6 +58,8 @@ function byPrefix<Handler>(
   entries: readonly { prefix: string; handler: Handler }[],
   customId: string,
 ): { prefix: string; handler: Handler; args: string[] } | undefined {
+  // A signed payload is Discord's shape only by its signature: a custom_id that is not text is no button of ours.
+  if (typeof customId !== 'string') return undefined;
   for (const { prefix, handler } of entries) {
     if (customId === prefix) return { prefix, handler, args: [] };
     if (customId.startsWith(`${prefix}:`))
