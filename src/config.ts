@@ -78,6 +78,11 @@ export const EnvSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** The address METRICS_PORT listens on: loopback unless a scraper elsewhere must reach it. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Connections the HTTP endpoint keeps open from one remote address. Behind a reverse proxy every
+   * connection comes from the proxy's address, so there it is raised to the proxy's own share.
+   */
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(512).default(32),
   /** Reload when files under the corpus folder change (debounced). */
   WATCH_CORPUS: boolean,
   /** Run under discord.js's ShardingManager with this many shards (`auto` lets Discord decide). */
@@ -148,6 +153,7 @@ const ALLOWED: Partial<Record<keyof Config, string>> = {
   HTTP_PORT: 'a port number from 0 to 65535',
   METRICS_PORT: 'a port number from 0 to 65535',
   METRICS_HOST: 'an address to listen on, such as 127.0.0.1 or 10.0.0.5',
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: 'a whole number from 1 to 512',
   WATCH_CORPUS: 'true or false',
   SHARDS: 'auto or a whole number from 1 to 64',
   LOG_LEVEL: 'debug, info, warn or error',

@@ -42,6 +42,7 @@ runMain('could not start the HTTP endpoint', async () => {
     // With REDIS_URL, a request replayed to another replica is refused too.
     ...(app.replicas ? { replayGuard: app.replicas.replayGuard(new ReplayGuard()) } : {}),
     health: app.health,
+    maxConnectionsPerAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     ...(metricsServer ? { metricsServer } : {}),
   });
   // SIGHUP and WATCH_CORPUS reloads and index persistence, as under `npm start`. Each replica reloads

@@ -134,7 +134,9 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
   const endpoint = new InteractionEndpoint(options, guard);
   // Node checks headersTimeout and requestTimeout only this often (30 s by default), which let a client
   // trickling its headers hold a socket for 40 s against a 10 s limit.
+  const silent = new WeakMap<Socket, NodeJS.Timeout>();
   const server = createServer({ connectionsCheckingInterval: 500 }, (request, response) => {
+    clearTimeout(silent.get(request.socket));
     if (guard.refused(request.socket)) endpoint.refuseOverloaded(response, guard.open);
     else endpoint.route(request, response);
   });
@@ -144,7 +146,14 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
   server.requestTimeout = unfinishedMs;
   server.headersTimeout = unfinishedMs;
   server.maxRequestsPerSocket = options.maxRequestsPerConnection ?? 100;
-  server.on('connection', (socket: Socket) => guard.admit(socket));
+  server.on('connection', (socket: Socket) => {
+    guard.admit(socket);
+    // Node's header deadline starts with a request's first byte: a connection that sends nothing at all
+    // is closed here, unless its first request has begun by then.
+    const timer = setTimeout(() => socket.destroy(), unfinishedMs).unref();
+    silent.set(socket, timer);
+    socket.once('close', () => clearTimeout(timer));
+  });
   options.metricsServer?.on('request', (request: IncomingMessage, response: ServerResponse) =>
     endpoint.routeMetrics(request, response),
   );

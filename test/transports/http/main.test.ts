@@ -1,6 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,7 +49,7 @@ describe('npm run start:http', { timeout: 90_000 }, () => {
     }
   });
 
-  it('with METRICS_PORT serves /metrics on that port, on loopback, and not on HTTP_PORT', async () => {
+  it('with METRICS_PORT serves /metrics on that port, on loopback, and not on HTTP_PORT; HTTP_MAX_CONNECTIONS_PER_ADDRESS caps one address', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'newsdesk-http-main-'));
     const { publicKey } = generateKeyPairSync('ed25519');
     const env = {
@@ -59,6 +60,7 @@ describe('npm run start:http', { timeout: 90_000 }, () => {
       DATA_DIR: '',
       HTTP_PORT: '0',
       METRICS_PORT: '0',
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: '2',
     };
     const child = spawn(process.execPath, ['--import', TSX, MAIN], {
       cwd,
@@ -79,6 +81,21 @@ describe('npm run start:http', { timeout: 90_000 }, () => {
       });
       expect(listening.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
       const publicBase = listening.url.replace('0.0.0.0', '127.0.0.1').replace('/interactions', '');
+      // Three idle connections from this address, before any other: the third is closed at once, before the request
+      // deadline closes the two within the cap.
+      const { port } = new URL(publicBase);
+      const closed: number[] = [];
+      await Promise.all(
+        [0, 1, 2].map(async (n) => {
+          if (n === 2) await new Promise((resolve) => setTimeout(resolve, 200));
+          const socket = connect(Number(port), '127.0.0.1');
+          socket.on('error', () => {});
+          await new Promise((resolve) => socket.once('close', resolve));
+          closed.push(n);
+        }),
+      );
+      expect(closed[0]).toBe(2);
+
       expect((await fetch(`${publicBase}/metrics`)).status).toBe(404);
       expect((await fetch(`${publicBase}/healthz`)).status).toBe(200);
       const scraped = await fetch(listening.metrics);
