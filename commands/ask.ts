@@ -1,15 +1,17 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
-import {
-  type AnswerOutcome,
-  answerQuestion,
-  sinceOption,
-  untilOption,
-} from '../src/interactions/answer-question.ts';
+import { answerQuestion, sinceOption, untilOption } from '../src/interactions/answer-question.ts';
 import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
-import { UserError } from '../src/interactions/errors.ts';
-import { recordAndDecorate, voteButton, watchButton } from '../src/interactions/feedback.ts';
+import { staleButton, UserError } from '../src/interactions/errors.ts';
+import {
+  followReply,
+  recordReply,
+  voteButton,
+  watchButton,
+  withVotes,
+  withWatchOffer,
+} from '../src/interactions/feedback.ts';
 import { code } from '../src/interactions/render/citation.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
@@ -55,25 +57,29 @@ export default {
   rateLimited: true,
   isPrivate: (options) => options.private,
   async execute(ctx, options, interaction) {
-    let outcome: AnswerOutcome | undefined;
-    const payload = await answerQuestion(ctx.library.engine, {
+    const period = {
+      ...(options.since ? { since: options.since } : {}),
+      ...(options.until ? { until: options.until } : {}),
+    };
+    const { reply, payload } = await answerQuestion(ctx.library.engine, {
       question: options.question,
       limit: options.limit,
       sourceId: options.source ?? null,
-      ...(options.since ? { since: options.since } : {}),
-      ...(options.until ? { until: options.until } : {}),
-      observe: (said) => {
-        outcome = said;
-      },
+      ...period,
+      private: options.private,
     });
-    // A question limited to one article is not watched: new coverage would be in other articles.
-    const offerWatch = !options.private && !options.source;
-    return recordAndDecorate(
-      ctx,
-      interaction,
-      { question: options.question, outcome, record: true, offerWatch, follow: !options.private },
-      payload,
-    );
+    recordReply(ctx, interaction, reply);
+    if (!options.private) followReply(ctx, interaction, reply);
+    const voted = withVotes(ctx, reply, payload);
+    // A watch posts in the channel, so it is offered for public questions; one limited to an article
+    // is not watched: new coverage would be in other articles.
+    return options.private || options.source
+      ? voted
+      : withWatchOffer(ctx, interaction, reply, voted, {
+          question: options.question,
+          source: null,
+          ...period,
+        });
   },
   autocomplete(ctx, focused) {
     if (focused.name !== 'source') return [];
@@ -94,38 +100,51 @@ export default {
             limit: z.coerce.number().int().min(1).max(5),
           })
           .safeParse({ offset, limit });
-        if (!state || !page.success)
-          throw new UserError('stale-button', 'This button no longer works; ask the question again.');
-        let outcome: AnswerOutcome | undefined;
+        if (!state || !page.success) throw staleButton();
         // Read beside the search, which never waits for it (false at once while the database is down).
         const followed = isFollowedMessage(ctx, interaction.message.id);
-        const payload = await answerQuestion(ctx.library.engine, {
+        const { reply, payload } = await answerQuestion(ctx.library.engine, {
           question: state.question,
           limit: page.data.limit,
           offset: page.data.offset,
           sourceId: state.source,
           ...(state.since ? { since: state.since } : {}),
           ...(state.until ? { until: state.until } : {}),
-          observe: (said) => {
-            outcome = said;
-          },
         });
-        // Another page of an answer already recorded: it gets its own feedback buttons, not a new record.
-        return {
-          update: recordAndDecorate(
-            ctx,
-            interaction,
-            {
-              question: state.question,
-              outcome,
-              record: false,
-              offerWatch: false,
-              // A private answer is not followed, so neither are its pages.
-              follow: await followed,
-            },
-            payload,
-          ),
-        };
+        // Another page of an answer already recorded: it gets its own feedback buttons, not a new record;
+        // its citations are followed when the first page's are (a private answer's are not).
+        if (await followed) followReply(ctx, interaction, reply);
+        return { update: withVotes(ctx, reply, payload) };
+      },
+    },
+    /**
+     * `ask:story:<limit>:<public|private>`: a story chosen from "Which story?" under closest coverage;
+     * the question is answered within that article, replacing the message (see render/query-state.ts).
+     */
+    'ask:story': {
+      rateLimited: true,
+      async execute(ctx, [limit = '', visibility = ''], interaction) {
+        const state = readQueryState(interaction.message.embeds);
+        const chosen = z
+          .object({
+            limit: z.coerce.number().int().min(1).max(5),
+            visibility: z.enum(['public', 'private']),
+            article: z.string().min(1).max(100),
+          })
+          .safeParse({ limit, visibility, article: interaction.values?.[0] });
+        if (!state || !chosen.success) throw staleButton();
+        const { reply, payload } = await answerQuestion(ctx.library.engine, {
+          question: state.question,
+          limit: chosen.data.limit,
+          sourceId: chosen.data.article,
+          ...(state.since ? { since: state.since } : {}),
+          ...(state.until ? { until: state.until } : {}),
+          private: chosen.data.visibility === 'private',
+        });
+        // The member got an answer (or closest coverage) within the story: a reply of its own, recorded.
+        recordReply(ctx, interaction, reply);
+        if (chosen.data.visibility === 'public') followReply(ctx, interaction, reply);
+        return { update: withVotes(ctx, reply, payload) };
       },
     },
     /** `ask:timeline`: the timeline of this answer's topic (its question without time words), privately. */
@@ -133,8 +152,7 @@ export default {
       rateLimited: true,
       async execute(ctx, _args, press) {
         const state = readQueryState(press.message.embeds);
-        if (!state)
-          throw new UserError('stale-button', 'This button no longer works; ask the question again.');
+        if (!state) throw staleButton();
         const topic = topicOf(state.question);
         const timeline = await showTimeline(
           ctx.library.engine,

@@ -16,3 +16,11 @@ export class UserError extends Error {
 export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
 }
+
+/**
+ * A button or menu whose state cannot be read back (its message was edited, or it predates a change
+ * of format): the member is told to run `again` (`ask the question`, `/sources`) once more.
+ */
+export function staleButton(again = 'ask the question'): UserError {
+  return new UserError('stale-button', `This button no longer works; ${again} again.`);
+}

@@ -24,8 +24,8 @@ import {
  * Turns Discord's raw interaction JSON (as the HTTP endpoint receives it, or a gateway
  * INTERACTION_CREATE's `d`) into the transport-neutral model. Pure: no I/O, no clock.
  *
- * Returns null for what the bot does not handle (PING, modal submits, select menus, user context
- * menus); the caller decides how to answer those.
+ * Returns null for what the bot does not handle (PING, modal submits, user, role and channel selects,
+ * user context menus); the caller decides how to answer those.
  */
 export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | null {
   const member = 'member' in raw ? raw.member : undefined;
@@ -75,8 +75,16 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
       };
     }
     case InteractionType.MessageComponent: {
-      if (raw.data.component_type !== ComponentType.Button) return null;
-      return { ...base, kind: 'button', customId: raw.data.custom_id, message: sourceMessage(raw.message) };
+      const component = {
+        ...base,
+        kind: 'button' as const,
+        customId: raw.data.custom_id,
+        message: sourceMessage(raw.message),
+      };
+      if (raw.data.component_type === ComponentType.Button) return component;
+      if (raw.data.component_type === ComponentType.StringSelect)
+        return { ...component, values: raw.data.values.filter((value) => typeof value === 'string') };
+      return null;
     }
     default:
       return null;
