@@ -217,6 +217,7 @@ describe('npm run ask', { timeout: 90_000 }, () => {
       query: 'What is the capital of Australia?',
       results: [],
       time: null,
+      assurance: 'none',
     });
   });
 

@@ -3,6 +3,7 @@ import {
   type APIComponentInMessageActionRow,
   type AutocompleteInteraction,
   type ButtonInteraction,
+  type StringSelectMenuInteraction,
   type ChatInputCommandInteraction,
   type MessageContextMenuCommandInteraction,
   MessageFlags,
@@ -18,6 +19,7 @@ type Answerable =
   | ChatInputCommandInteraction
   | MessageContextMenuCommandInteraction
   | ButtonInteraction
+  | StringSelectMenuInteraction
   | AutocompleteInteraction;
 
 /** Answers through discord.js's own interaction methods, so its REST client does the sending. */
@@ -57,13 +59,14 @@ export class DiscordJsResponder implements Responder {
   }
 
   async update(payload: ReplyPayload): Promise<void> {
-    if (!this.interaction.isButton()) throw new Error('DiscordJsResponder: update() is only for buttons');
+    if (!this.interaction.isMessageComponent())
+      throw new Error('DiscordJsResponder: update() is only for buttons and menus');
     await this.interaction.update(body(payload));
   }
 
   async deferUpdate(): Promise<void> {
-    if (!this.interaction.isButton())
-      throw new Error('DiscordJsResponder: deferUpdate() is only for buttons');
+    if (!this.interaction.isMessageComponent())
+      throw new Error('DiscordJsResponder: deferUpdate() is only for buttons and menus');
     // discord.js then points `editReply` at the button's message and `followUp` at a new one.
     await this.interaction.deferUpdate();
   }

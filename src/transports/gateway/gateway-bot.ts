@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import {
   type AutocompleteInteraction,
   type ButtonInteraction,
+  type StringSelectMenuInteraction,
   type ChatInputCommandInteraction,
   Client,
   Events,
@@ -61,6 +62,7 @@ export async function startGatewayBot(options: {
         | ChatInputCommandInteraction
         | MessageContextMenuCommandInteraction
         | ButtonInteraction
+        | StringSelectMenuInteraction
         | AutocompleteInteraction,
     );
     const started = performance.now();
