@@ -156,7 +156,8 @@ function storyMenu(
       .filter((story) => story.article.length <= Limits.selectOptionValue)
       .slice(0, Limits.selectOptions)
       .map((story, index) => ({
-        label: fitText(`${index + 1}. ${story.title}`, Limits.selectOptionLabel),
+        // Numbered as in the list above; the number is never what a cut title loses.
+        label: `${index + 1}. ${fitText(story.title, Limits.selectOptionLabel - `${index + 1}. `.length)}`,
         value: story.article,
         description: fitText(storySource(story), Limits.selectOptionLabel),
       })),
