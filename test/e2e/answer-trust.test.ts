@@ -103,7 +103,9 @@ describe('GIVEN the bot on the bundled corpus with its community database: repli
     const chosen = await send(stringSelect(message, 'ask:story:3:public', [RENEWS], member)).final();
     expect(chosen.type).toBe(7);
     expect(payloadViolations(chosen.data)).toEqual([]);
-    expect(String(chosen.data.content)).toMatch(/^\d passages answer your question in \*The Mayor of Calais has said/);
+    expect(String(chosen.data.content)).toMatch(
+      /^\d passages answer your question in \*The Mayor of Calais has said/,
+    );
     expect(citedArticles(chosen.data)).toEqual(new Set([RENEWS]));
     expect(embedsOf(chosen.data).every((embed) => embed.color === ANSWER_COLOUR)).toBe(true);
     expect(textOf(chosen.data)).toContain(`Source: ${RENEWS}`);

@@ -3,10 +3,10 @@ import {
   type APIComponentInMessageActionRow,
   type AutocompleteInteraction,
   type ButtonInteraction,
-  type StringSelectMenuInteraction,
   type ChatInputCommandInteraction,
   type MessageContextMenuCommandInteraction,
   MessageFlags,
+  type StringSelectMenuInteraction,
 } from 'discord.js';
 import type {
   AutocompleteChoice,

@@ -2,13 +2,13 @@ import { once } from 'node:events';
 import {
   type AutocompleteInteraction,
   type ButtonInteraction,
-  type StringSelectMenuInteraction,
   type ChatInputCommandInteraction,
   Client,
   Events,
   GatewayIntentBits,
   type Interaction,
   type MessageContextMenuCommandInteraction,
+  type StringSelectMenuInteraction,
 } from 'discord.js';
 import { type DispatchContext, dispatchInteraction } from '../../interactions/dispatch.ts';
 import { tokenRefused } from '../token-refused.ts';
