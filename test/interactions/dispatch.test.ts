@@ -1,6 +1,7 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { questionHash } from '../../src/community/community-store.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { AnyCommand, Command, ProgressReporter } from '../../src/interactions/command.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
@@ -259,6 +260,20 @@ describe('dispatchInteraction', () => {
         context: expect.objectContaining({ command: 'boom', user: 'u1' }),
       }),
     );
+  });
+
+  it('logs what a member typed as its length and hash, and the text itself only with LOG_QUESTIONS=true', async () => {
+    const typed = { question: 'Is my neighbour the mayor?', limit: 2 };
+    const logged = async (env: Record<string, string>) => {
+      const { ctx, responder, logger } = setup(env);
+      await dispatchInteraction(command('boom', typed), responder, ctx);
+      return logger.events.find((event) => event.context?.options !== undefined)?.context?.options;
+    };
+    expect(await logged({})).toEqual({
+      question: { length: 26, hash: questionHash('Is my neighbour the mayor?') },
+      limit: 2,
+    });
+    expect(await logged({ LOG_QUESTIONS: 'true' })).toEqual(typed);
   });
 
   it('edits the deferred reply with the apology when the error comes after deferring', async () => {
