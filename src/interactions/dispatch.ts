@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { questionHash } from '../community/community-store.ts';
 import { attachPostedMessage } from './cited-answers.ts';
 import type { AnyCommand, ButtonResult, CommandContext } from './command.ts';
-import { isUserError, UserError } from './errors.ts';
+import { isUserError, UserError, type UserErrorCode } from './errors.ts';
 import type {
   AutocompleteIncoming,
   ButtonIncoming,
@@ -46,7 +46,7 @@ export interface DispatchOutcome {
   name: string;
   outcome: 'ok' | 'user-error' | 'error';
   /** The UserError code when `outcome` is `user-error`. */
-  code?: string;
+  code?: UserErrorCode;
 }
 
 /** Shown privately for any unexpected failure; the details go to the log, never to the user. */

@@ -1,3 +1,36 @@
+import type { CorpusStoreErrorCode } from '../corpus-editing/corpus-store.ts';
+import type { AttachmentDownloadErrorCode } from '../corpus-editing/download-attachment.ts';
+import type { importRefusal } from '../import/web-article.ts';
+
+/** What went wrong, for logs, metrics and tests; one code per kind of refusal. */
+export type UserErrorCode =
+  | 'bad-option'
+  | 'bad-period'
+  | 'corpus-read-only'
+  | 'empty-message'
+  | 'feed-refused'
+  | 'feeds-unavailable'
+  | 'file-or-url'
+  | 'forbidden'
+  | 'no-more-results'
+  | 'no-records'
+  | 'not-in-guild'
+  | 'rate-limited'
+  | 'records-unavailable'
+  | 'reload-unavailable'
+  | 'stale-button'
+  | 'too-large'
+  | 'unknown-button'
+  | 'unknown-citation'
+  | 'unknown-command'
+  | 'unknown-feed'
+  | 'unknown-source'
+  | 'wrong-kind'
+  // A moderator's corpus change the store, the download or the link's import refused, as they said it.
+  | CorpusStoreErrorCode
+  | AttachmentDownloadErrorCode
+  | NonNullable<ReturnType<typeof importRefusal>>['code'];
+
 /**
  * A failure the user caused or can fix (no permission, rate limited, unknown citation, bad option).
  * Its message is shown to them privately as it is, so it must be written for them; `code` is for logs
@@ -5,9 +38,9 @@
  */
 export class UserError extends Error {
   override name = 'UserError';
-  readonly code: string;
+  readonly code: UserErrorCode;
 
-  constructor(code: string, message: string) {
+  constructor(code: UserErrorCode, message: string) {
     super(message);
     this.code = code;
   }

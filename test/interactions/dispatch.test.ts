@@ -96,7 +96,7 @@ const commands: AnyCommand[] = [
     data: builder('refuse'),
     options: Empty,
     execute: () => {
-      throw new UserError('nope', 'You cannot do that here.');
+      throw new UserError('forbidden', 'You cannot do that here.');
     },
   } satisfies Command<typeof Empty>,
   {
@@ -305,7 +305,7 @@ describe('dispatchInteraction', () => {
     expect(await dispatchInteraction(command('refuse'), responder, ctx)).toEqual({
       name: 'refuse',
       outcome: 'user-error',
-      code: 'nope',
+      code: 'forbidden',
     });
     expect(content(responder.calls[0])).toBe('You cannot do that here.');
     expect(flags(responder.calls[0]) & 64).toBe(64);
