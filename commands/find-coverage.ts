@@ -19,7 +19,7 @@ export default {
   options: FindCoverageOptions,
   rateLimited: true,
   isPrivate: () => true,
-  async execute(ctx, _options, interaction) {
+  execute(ctx, _options, interaction) {
     if (interaction.kind !== 'message-context-menu')
       throw new UserError('wrong-kind', 'Use this from a message’s Apps menu.');
     const message = interaction.targetMessage;
@@ -32,13 +32,12 @@ export default {
       .trim();
     if (text === '')
       throw new UserError('empty-message', 'That message has no text I can check against the archive.');
-    const { payload } = await answerQuestion(ctx.library.engine, {
+    return answerQuestion(ctx.library.engine, {
       question: claim(text),
       limit: 3,
       subject: 'that message',
       private: true,
-    });
-    return payload;
+    }).then(({ payload }) => payload);
   },
 } satisfies Command<typeof FindCoverageOptions>;
 
