@@ -2,7 +2,9 @@ import { formatValues } from '../answering/outlet-values.ts';
 import type { QuestionReply } from '../answering/reply-to-question.ts';
 import { dateLabel, publishedDay } from '../corpus/published-date.ts';
 import type { AnswerResult, StoryChoice } from '../search/answer.ts';
+import { ANSI } from '../text/ansi.ts';
 import { stripControls } from '../text/controls.ts';
+import { markSpans } from '../text/marked-spans.ts';
 
 /** Terminal styling; every function is the identity when colour is off. */
 export interface Style {
@@ -12,18 +14,16 @@ export interface Style {
   link(text: string): string;
 }
 
-const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
-
 export function makeStyle(colour: boolean): Style {
   if (!colour) {
     const same = (text: string) => text;
     return { bold: same, dim: same, highlight: same, link: same };
   }
   return {
-    bold: sgr(1, 22),
-    dim: sgr(2, 22),
-    highlight: (text) => sgr(1, 22)(sgr(33, 39)(text)),
-    link: sgr(36, 39),
+    bold: ANSI.bold,
+    dim: ANSI.dim,
+    highlight: (text) => ANSI.bold(ANSI.yellow(text)),
+    link: ANSI.cyan,
   };
 }
 
@@ -39,13 +39,10 @@ export function markQuote(
   result: Pick<AnswerResult, 'quote' | 'highlights'>,
   mark: (text: string) => string,
 ): string {
-  let out = '';
-  let at = 0;
-  for (const { start, end } of result.highlights) {
-    out += stripControls(result.quote.slice(at, start)) + mark(stripControls(result.quote.slice(start, end)));
-    at = end;
-  }
-  return out + stripControls(result.quote.slice(at));
+  return markSpans(result.quote, result.highlights, {
+    plain: stripControls,
+    marked: (part) => mark(stripControls(part)),
+  });
 }
 
 /** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed ("undated"). */

@@ -13,6 +13,7 @@ import type { Article } from '../../corpus/article.ts';
 import { dateLabel } from '../../corpus/published-date.ts';
 import type { Disagreement } from '../../factcheck/outlets-differ.ts';
 import type { AnswerResult, Highlight, ReportRef, StoryChoice } from '../../search/answer.ts';
+import { markSpans } from '../../text/marked-spans.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { citationLine, code, isWebUrl } from './citation.ts';
 import { escapeText } from './escape.ts';
@@ -251,31 +252,13 @@ export function outletsDifferLine(disagreement: Disagreement): string {
   return `**Outlets differ** on ${disagreement.kind === 'date' ? 'a date' : `a ${disagreement.kind}`}: ${values}`;
 }
 
-/**
- * The quote, escaped, with each highlighted span in bold. Spans are clipped to the text given (the
- * quote may have been cut) and merged where they touch.
- */
+/** The quote, escaped, with each highlighted span in bold (clipped to the text given, merged where they touch). */
 export function highlight(text: string, highlights: readonly Highlight[]): string {
-  const spans: Highlight[] = [];
-  for (const span of highlights
-    .map(({ start, end }) => ({ start: Math.max(0, start), end: Math.min(text.length, end) }))
-    .filter(({ start, end }) => end > start)
-    .sort((a, b) => a.start - b.start)) {
-    const last = spans.at(-1);
-    // Touching or overlapping spans become one, or the markers would run into each other (`****`).
-    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
-    else spans.push({ ...span });
-  }
-  let out = '';
-  let at = 0;
-  for (const span of spans) {
-    out += escapeText(text.slice(at, span.start));
-    const marked = text.slice(span.start, span.end);
+  return markSpans(text, highlights, {
+    plain: escapeText,
     // Bold needs no leading or trailing space inside the markers to render.
-    out += marked.trim() === '' ? escapeText(marked) : boldTrimmed(marked);
-    at = span.end;
-  }
-  return out + escapeText(text.slice(at));
+    marked: (part) => (part.trim() === '' ? escapeText(part) : boldTrimmed(part)),
+  });
 }
 
 /** Collapses whitespace runs to one space and trims, moving highlight offsets to match. */

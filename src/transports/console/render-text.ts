@@ -6,6 +6,7 @@ import {
 } from 'discord.js';
 import type { ReplyPayload } from '../../interactions/incoming.ts';
 import { EPHEMERAL } from '../../interactions/render/payload.ts';
+import { ANSI } from '../../text/ansi.ts';
 
 /** ANSI styles, or nothing when the output is not a terminal. */
 export interface Palette {
@@ -20,16 +21,14 @@ export interface Palette {
   dropped(text: string): string;
 }
 
-const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
-
 export const COLOUR: Palette = {
-  bold: ansi(1, 22),
-  italic: ansi(3, 23),
-  dim: ansi(2, 22),
-  code: ansi(36, 39),
-  accent: ansi(34, 39),
-  added: (text) => ansi(4, 24)(ansi(32, 39)(text)),
-  dropped: (text) => ansi(9, 29)(ansi(31, 39)(text)),
+  bold: ANSI.bold,
+  italic: ANSI.italic,
+  dim: ANSI.dim,
+  code: ANSI.cyan,
+  accent: ANSI.blue,
+  added: (text) => ANSI.underline(ANSI.green(text)),
+  dropped: (text) => ANSI.strike(ANSI.red(text)),
 };
 
 export const PLAIN: Palette = {
