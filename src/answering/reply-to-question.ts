@@ -80,16 +80,20 @@ export async function replyToQuestion(
         : await engine.closestHeadlinesAsync(request.question, CLOSEST_HEADLINES),
     disagreements: disagreementsIn(answer.results, engine),
     timeNote: note === '' ? null : note,
-    outcome:
-      answer.assurance === 'answer' && shown
-        ? {
-            kind: 'answered',
-            citations: answer.results.map((result) => result.citation),
-            cited: citedIn(answer.results),
-            corpusVersion: engine.version,
-          }
-        : { kind: 'no-coverage', corpusVersion: engine.version },
+    outcome: outcomeOf(answer, engine.version),
   };
+}
+
+/** What to record of an answer: an answer's citations, or a question without coverage. */
+export function outcomeOf(answer: Answer, corpusVersion: string): AnswerOutcome {
+  return answer.assurance === 'answer' && answer.results.length > 0
+    ? {
+        kind: 'answered',
+        citations: answer.results.map((result) => result.citation),
+        cited: citedIn(answer.results),
+        corpusVersion,
+      }
+    : { kind: 'no-coverage', corpusVersion };
 }
 
 /** The paragraphs an answer quotes, as a correction will compare them after a reload. */

@@ -1,4 +1,4 @@
-import type { QuestionReply } from '../../src/answering/reply-to-question.ts';
+import { outcomeOf, type QuestionReply } from '../../src/answering/reply-to-question.ts';
 import type { Article } from '../../src/corpus/article.ts';
 import type { ReplyPayload } from '../../src/interactions/incoming.ts';
 import { type ReplyScope, renderReply } from '../../src/interactions/render/answer.ts';
@@ -19,15 +19,7 @@ export function replyOf(answer: Answer, extra: Partial<QuestionReply> = {}): Que
     closestHeadlines: [],
     disagreements: new Map(),
     timeNote: note === '' ? null : note,
-    outcome:
-      answer.assurance === 'answer' && answer.results.length > 0
-        ? {
-            kind: 'answered',
-            citations: answer.results.map((result) => result.citation),
-            cited: [],
-            corpusVersion: 'test',
-          }
-        : { kind: 'no-coverage', corpusVersion: 'test' },
+    outcome: outcomeOf(answer, 'test'),
     ...extra,
   };
 }
