@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { answerQuestion, sinceOption, untilOption } from '../src/interactions/answer-question.ts';
 import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
+import { askerOf, dismissButton, withDismiss } from '../src/interactions/dismiss.ts';
 import { staleButton, UserError } from '../src/interactions/errors.ts';
 import {
   followReply,
@@ -12,11 +13,13 @@ import {
   withVotes,
   withWatchOffer,
 } from '../src/interactions/feedback.ts';
+import type { ReplyPayload } from '../src/interactions/incoming.ts';
 import { code } from '../src/interactions/render/citation.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
 import { readQueryState } from '../src/interactions/render/query-state.ts';
 import { showTimeline } from '../src/interactions/show-timeline.ts';
+import { resolveSource, sourceChoices } from '../src/interactions/source-option.ts';
 import { topicOf } from '../src/search/time-words.ts';
 
 /** Longest question accepted; Discord enforces it in the client too (`setMaxLength`). */
@@ -30,7 +33,8 @@ const AskOptions = z.object({
   source: z.string().trim().min(1).max(100).optional(),
   since: z.string().trim().max(40).optional(),
   until: z.string().trim().max(40).optional(),
-  private: z.boolean().default(false),
+  /** Absent: the channel's default (`/settings visibility`), public unless set. */
+  private: z.boolean().optional(),
 });
 
 export default {
@@ -48,15 +52,25 @@ export default {
       o.setName('limit').setDescription('How many passages (1-5, default 3)').setMinValue(1).setMaxValue(5),
     )
     .addStringOption((o) =>
-      o.setName('source').setDescription('Only answer from this article').setAutocomplete(true),
+      o
+        .setName('source')
+        .setDescription('Only answer from this article or outlet')
+        .setAutocomplete(true)
+        .setMaxLength(100),
     )
     .addStringOption(sinceOption)
     .addStringOption(untilOption)
-    .addBooleanOption((o) => o.setName('private').setDescription('Show the answer only to you')),
+    .addBooleanOption((o) =>
+      o.setName('private').setDescription("Show the answer only to you (default: the channel's setting)"),
+    ),
   options: AskOptions,
   rateLimited: true,
-  isPrivate: (options) => options.private,
+  channelScoped: true,
+  isPrivate: (options, channel) => options.private ?? channel?.settings.visibility === 'private',
   async execute(ctx, options, interaction) {
+    const isPrivate = options.private ?? ctx.channel?.settings.visibility === 'private';
+    const channelOutlets = ctx.channel?.settings.outlets ?? [];
+    const scope = resolveSource(ctx.library.engine, options.source, channelOutlets);
     const period = {
       ...(options.since ? { since: options.since } : {}),
       ...(options.until ? { until: options.until } : {}),
@@ -64,29 +78,30 @@ export default {
     const { reply, payload } = await answerQuestion(ctx.library.engine, {
       question: options.question,
       limit: options.limit,
-      sourceId: options.source ?? null,
+      sourceId: scope.article?.id ?? null,
+      outlets: scope.outlets,
       ...period,
-      private: options.private,
+      private: isPrivate,
     });
     recordReply(ctx, interaction, reply);
-    if (!options.private) followReply(ctx, interaction, reply);
+    if (!isPrivate) followReply(ctx, interaction, reply);
     const voted = withVotes(ctx, reply, payload);
-    // A watch posts in the channel, so it is offered for public questions; one limited to an article
-    // is not watched: new coverage would be in other articles.
-    return options.private || options.source
-      ? voted
-      : withWatchOffer(ctx, interaction, reply, voted, {
-          question: options.question,
-          source: null,
-          ...period,
-        });
+    if (isPrivate) return voted;
+    // A watch posts in the channel, so it is offered for public questions; one limited to an article or
+    // some outlets is not watched: a watch answers from them all.
+    const offered =
+      options.source || channelOutlets.length > 0
+        ? voted
+        : withWatchOffer(ctx, interaction, reply, voted, {
+            question: options.question,
+            source: null,
+            ...period,
+          });
+    return withDismiss(offered, interaction.userId);
   },
   autocomplete(ctx, focused) {
     if (focused.name !== 'source') return [];
-    return ctx.library.engine.suggestArticles(focused.value, 25).map((article) => ({
-      name: article.publisher ? `${article.title} (${article.publisher})` : article.title,
-      value: article.id,
-    }));
+    return sourceChoices(ctx.library.engine, focused.value, 25);
   },
   buttons: {
     /** `ask:more:<offset>:<limit>`: the next page, replacing this one; the question is read from the message. */
@@ -108,13 +123,14 @@ export default {
           limit: page.data.limit,
           offset: page.data.offset,
           sourceId: state.source,
+          ...(state.outlets ? { outlets: state.outlets } : {}),
           ...(state.since ? { since: state.since } : {}),
           ...(state.until ? { until: state.until } : {}),
         });
         // Another page of an answer already recorded: it gets its own feedback buttons, not a new record;
         // its citations are followed when the first page's are (a private answer's are not).
         if (await followed) followReply(ctx, interaction, reply);
-        return { update: withVotes(ctx, reply, payload) };
+        return { update: keepDismiss(interaction.message, withVotes(ctx, reply, payload)) };
       },
     },
     /**
@@ -144,7 +160,7 @@ export default {
         // The member got an answer (or closest coverage) within the story: a reply of its own, recorded.
         recordReply(ctx, interaction, reply);
         if (chosen.data.visibility === 'public') followReply(ctx, interaction, reply);
-        return { update: withVotes(ctx, reply, payload) };
+        return { update: keepDismiss(interaction.message, withVotes(ctx, reply, payload)) };
       },
     },
     /** `ask:timeline`: the timeline of this answer's topic (its question without time words), privately. */
@@ -169,6 +185,8 @@ export default {
     },
     /** `ask:vote:<1|0>:<hash>:<citation>`: Helpful / Not helpful (see src/interactions/feedback.ts). */
     'ask:vote': voteButton,
+    /** `ask:dismiss:<asker>`: the asker or a moderator deletes a public answer (src/interactions/dismiss.ts). */
+    'ask:dismiss': dismissButton,
     /** `ask:watch`: Notify me on "No coverage found". */
     'ask:watch': watchButton,
     /** `ask:ctx:<citation>`: the paragraphs around one result, shown only to whoever pressed it. */
@@ -187,3 +205,9 @@ export default {
     },
   },
 } satisfies Command<typeof AskOptions>;
+
+/** A new page of a public answer keeps the Dismiss of whoever asked, whoever turns it. */
+function keepDismiss(message: Parameters<typeof askerOf>[0], page: ReplyPayload): ReplyPayload {
+  const asker = askerOf(message);
+  return asker ? withDismiss(page, asker) : page;
+}

@@ -2,6 +2,7 @@ import type { CitedPassage } from '../community/cited-passages.ts';
 import type { Article } from '../corpus/article.ts';
 import { type Disagreement, disagreementsIn, type PassageSource } from '../factcheck/outlets-differ.ts';
 import type { Answer, AnswerOptions, AnswerResult, Assurance, StoryChoice } from '../search/answer.ts';
+import { publisherKey, publisherKeys } from '../search/outlets.ts';
 import type { Period } from '../search/period.ts';
 import { describeTime } from '../search/time-layer.ts';
 
@@ -20,6 +21,8 @@ export interface QuestionRequest {
   offset?: number;
   /** Answer within this article only: `/ask source:`, a story chosen from "Which story?", `--story`. */
   article?: Pick<Article, 'id'>;
+  /** Outlets to answer from (a channel's, or `/ask source:` naming one); empty: every outlet. */
+  outlets?: readonly string[];
   period?: Period;
 }
 
@@ -65,6 +68,7 @@ export async function replyToQuestion(
     limit: request.limit,
     offset: request.offset ?? 0,
     ...(request.article ? { articleId: request.article.id } : {}),
+    ...(request.outlets?.length ? { publishers: request.outlets } : {}),
     ...(request.period ? { period: request.period } : {}),
   });
   const shown = answer.results.length > 0;
@@ -77,11 +81,21 @@ export async function replyToQuestion(
     closestHeadlines:
       shown || (request.offset ?? 0) > 0
         ? []
-        : await engine.closestHeadlinesAsync(request.question, CLOSEST_HEADLINES),
+        : await closestFrom(engine, request.question, request.outlets ?? []),
     disagreements: disagreementsIn(answer.results, engine),
     timeNote: note === '' ? null : note,
     outcome: outcomeOf(answer, engine.version),
   };
+}
+
+/** The closest headlines, of the outlets answered from when there are some (a channel's reply keeps to them). */
+async function closestFrom(engine: AnsweringEngine, question: string, outlets: readonly string[]) {
+  if (outlets.length === 0) return engine.closestHeadlinesAsync(question, CLOSEST_HEADLINES);
+  const keys = publisherKeys(outlets);
+  const near = await engine.closestHeadlinesAsync(question, 30);
+  return near
+    .filter((article) => keys?.has(publisherKey(article.publisher ?? '')))
+    .slice(0, CLOSEST_HEADLINES);
 }
 
 /** What to record of an answer: an answer's citations, or a question without coverage. */

@@ -45,6 +45,8 @@ export interface AskedQuestion {
   offset?: number;
   /** Article id to answer from (`/ask source:`, a story chosen from "Which story?"). */
   sourceId?: string | null;
+  /** Outlets to answer from (a channel's, or `/ask source:` naming one); empty: every outlet. */
+  outlets?: readonly string[];
   /** The publication period to answer from, as written (`2003`, `2015-08`, `2015-08-01`). */
   since?: string;
   until?: string;
@@ -78,11 +80,13 @@ export async function answerQuestion(engine: EngineView, asked: AskedQuestion): 
     ...(asked.until ? { until: asked.until } : {}),
   };
   const period = periodOf(written);
+  const outlets = asked.outlets ?? [];
   const reply = await replyToQuestion(engine, {
     question: asked.question,
     limit: asked.limit,
     offset,
     ...(source ? { article: source } : {}),
+    ...(outlets.length > 0 ? { outlets } : {}),
     ...(period ? { period } : {}),
   });
   if (offset > 0 && reply.answer.results.length === 0)
@@ -92,6 +96,7 @@ export async function answerQuestion(engine: EngineView, asked: AskedQuestion): 
     offset,
     source: source ?? null,
     ...written,
+    ...(outlets.length > 0 ? { outlets } : {}),
     ...(asked.subject ? { subject: asked.subject } : {}),
     private: asked.private === true,
   });

@@ -30,6 +30,8 @@ export interface ReplyScope {
   /** The publication period the answer was limited to, as written (`/ask since:` / `until:`). */
   since?: string;
   until?: string;
+  /** The outlets the answer was limited to (a channel's, or `/ask source:` naming one); empty: all. */
+  outlets?: readonly string[];
   /**
    * What the answer is called in its first line.
    * @default 'your question'
@@ -72,6 +74,7 @@ function renderPassages(reply: QuestionReply, scope: ReplyScope): ReplyPayload {
       source: scope.source?.id ?? null,
       ...(scope.since ? { since: scope.since } : {}),
       ...(scope.until ? { until: scope.until } : {}),
+      ...(scope.outlets?.length ? { outlets: scope.outlets } : {}),
     },
     `Results ${from}–${to}${answer.hasMore ? ' · more available' : ''}`,
   );
@@ -206,12 +209,21 @@ function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
   return `First reported by ${one(reported.earliest)} · latest: ${one(reported.latest)}`;
 }
 
-/** ` published from 2003 to 2004`, ` published since 2015-08`, or nothing without a period. */
-function periodScope({ since, until }: { since?: string; until?: string }): string {
+/** The outlets and period an answer was limited to, in words: " from Wire among articles published from 2003". */
+function periodScope({
+  since,
+  until,
+  outlets,
+}: {
+  since?: string;
+  until?: string;
+  outlets?: readonly string[];
+}): string {
   const words = [since ? `from ${since}` : '', until ? `${since ? 'to' : 'until'} ${until}` : '']
     .filter(Boolean)
     .join(' ');
-  return words ? ` among articles published ${escapeText(words)}` : '';
+  const from = outlets?.length ? ` from ${fitText(outlets.join(', '), 300, { render: escapeText })}` : '';
+  return `${from}${words ? ` among articles published ${escapeText(words)}` : ''}`;
 }
 
 function resultEmbed(
