@@ -121,8 +121,8 @@ describe('the local console', () => {
       '/choose 2',
       '/choose 1',
       '/ask What did the mayor threaten?',
-      // Buttons: 1 More results, 2 Timeline, 3-5 Show context, then the menu's options: 6 Teteghem, 7 Calais.
-      '/press 6',
+      // Buttons: 1 More results, 2 Timeline, 3-5 Show context, 6 Dismiss, then the menu's options: 7 Teteghem, 8 Calais.
+      '/press 7',
     ]);
     const replies = out.split(/\n(?=I found nothing|\d passages answer|The last reply)/);
     expect(replies[0]).toMatch(/^I found nothing that clearly answers this\. Closest coverage:\n/);
@@ -131,7 +131,7 @@ describe('the local console', () => {
     expect(replies[1]).toMatch(/^I found nothing that clearly answers this\. Closest coverage:\n/);
     expect(replies[1]).toContain('Your question fits several stories.');
     expect(replies[1]).toContain(
-      "[1] Which story? 1. French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain (/choose 1 or /press 6)",
+      "[1] Which story? 1. French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain (/choose 1 or /press 7)",
     );
     expect(replies[1]).toContain('[2] Which story? 2. The Mayor of Calais has said');
     expect(replies[2]).toMatch(/^3 passages answer your question in The Mayor of Calais has said/);
