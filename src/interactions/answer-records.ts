@@ -15,7 +15,7 @@ export interface AnswerPlace {
  * coverage included), for `/gaps`. The question's text is kept only where the store records questions
  * (RECORD_QUESTIONS). `write` never lets the reply wait (`RecordKeeper.write`).
  */
-export function recordReply(
+export function writeReplyRecord(
   write: RecordWriter,
   asked: { question: string; at: Date; place: AnswerPlace },
   outcome: AnswerOutcome,

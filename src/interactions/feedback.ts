@@ -2,7 +2,7 @@ import type { QuestionReply } from '../answering/reply-to-question.ts';
 import { questionHash } from '../community/community-store.ts';
 import type { RecordKeeper } from '../community/record-keeper.ts';
 import type { Awaitable, RecordStore } from '../community/record-store.ts';
-import { recordReply as recordOutcome } from './answer-records.ts';
+import { writeReplyRecord } from './answer-records.ts';
 import { followCitations } from './cited-answers.ts';
 import type { ButtonHandler, CommandContext } from './command.ts';
 import { staleButton, UserError } from './errors.ts';
@@ -23,7 +23,7 @@ export function recordReply(
 ): void {
   const community = ctx.community;
   if (!community) return;
-  recordOutcome(
+  writeReplyRecord(
     (what, write) => community.write(what, write),
     {
       question: reply.question,

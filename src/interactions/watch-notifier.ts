@@ -1,7 +1,7 @@
 import { replyToQuestion } from '../answering/reply-to-question.ts';
 import { questionHash } from '../community/community-store.ts';
 import type { Watch } from '../community/watch-list.ts';
-import { followCited, recordReply } from './answer-records.ts';
+import { followCited, writeReplyRecord } from './answer-records.ts';
 import type { EngineView } from './library-view.ts';
 import { ReloadNotifier } from './reload-notifier.ts';
 import { renderReply } from './render/answer.ts';
@@ -68,7 +68,7 @@ export class WatchNotifier extends ReloadNotifier {
     this.logger.info('watched question answered', { watch: watch.id, channel: watch.channelId });
     const at = this.now();
     const place = { guildId: watch.guildId, channelId: watch.channelId, messageId: messageId ?? null };
-    recordReply(this.record, { question: watch.question, at, place }, outcome);
+    writeReplyRecord(this.record, { question: watch.question, at, place }, outcome);
     // Posted in the channel like an /ask answer, so followed like one for corrections.
     if (messageId)
       followCited(this.record, {
