@@ -30,6 +30,16 @@ module.exports = {
       },
     },
     {
+      name: 'followups-know-no-discord',
+      severity: 'error',
+      comment:
+        'src/followups/ turns a follow-up and its earlier story into a search: it reads the types of src/corpus/ and names in src/text/, and knows nothing of Discord, commands or transports.',
+      from: { path: '^src/followups/' },
+      to: {
+        path: '^(src/(lifecycle|corpus-editing|interactions|transports|feeds|community|import|chart|web|cli)/|commands/|node_modules/discord)',
+      },
+    },
+    {
       name: 'charts-know-no-discord',
       severity: 'error',
       comment:

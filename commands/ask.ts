@@ -1,6 +1,7 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import { answerQuestion, sinceOption, untilOption } from '../src/interactions/answer-question.ts';
+import { openThreadOnceAnswered, threadContext } from '../src/interactions/answer-threads.ts';
 import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { askerOf, dismissButton, withDismiss } from '../src/interactions/dismiss.ts';
@@ -13,8 +14,16 @@ import {
   withVotes,
   withWatchOffer,
 } from '../src/interactions/feedback.ts';
+import {
+  answerFollowUp,
+  followUpButton,
+  followUpSubmitted,
+  offerFollowUp,
+  withoutStoryButton,
+} from '../src/interactions/follow-up.ts';
 import type { ReplyPayload } from '../src/interactions/incoming.ts';
 import { code } from '../src/interactions/render/citation.ts';
+import { customIdsIn, followUpCitationOf } from '../src/interactions/render/follow-up.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
 import { readQueryState } from '../src/interactions/render/query-state.ts';
@@ -69,6 +78,13 @@ export default {
   isPrivate: (options, channel) => options.private ?? channel?.settings.visibility === 'private',
   async execute(ctx, options, interaction) {
     const isPrivate = options.private ?? ctx.channel?.settings.visibility === 'private';
+    // In a thread, a question follows the thread's latest answer, unless it names its own scope.
+    const scoped = options.source || options.since || options.until;
+    const earlier = scoped ? null : await threadContext(ctx, interaction);
+    if (earlier) {
+      const followUp = await answerFollowUp(ctx, interaction, options.question, earlier);
+      return isPrivate ? followUp : withDismiss(followUp, interaction.userId);
+    }
     const channelOutlets = ctx.channel?.settings.outlets ?? [];
     const scope = resolveSource(ctx.library.engine, options.source, channelOutlets);
     const period = {
@@ -89,7 +105,7 @@ export default {
     if (isPrivate) return voted;
     // A watch posts in the channel, so it is offered for public questions; one limited to an article or
     // some outlets is not watched: a watch answers from them all.
-    const offered =
+    const decorated =
       options.source || channelOutlets.length > 0
         ? voted
         : withWatchOffer(ctx, interaction, reply, voted, {
@@ -97,7 +113,11 @@ export default {
             source: null,
             ...period,
           });
-    return withDismiss(offered, interaction.userId);
+    const answer = withDismiss(offerFollowUp(decorated), interaction.userId);
+    // Thread mode: an answer (one with a story to follow up) opens a thread for the conversation.
+    if (ctx.channel?.settings.threadMode && followUpCitationOf(customIdsIn(answer.components)))
+      openThreadOnceAnswered(interaction, options.question);
+    return answer;
   },
   autocomplete(ctx, focused) {
     if (focused.name !== 'source') return [];
@@ -130,7 +150,10 @@ export default {
         // Another page of an answer already recorded: it gets its own feedback buttons, not a new record;
         // its citations are followed when the first page's are (a private answer's are not).
         if (await followed) followReply(ctx, interaction, reply);
-        return { update: keepDismiss(interaction.message, withVotes(ctx, reply, payload)) };
+        const voted = withVotes(ctx, reply, payload);
+        // A page keeps "Follow up" where the answer had it (a private answer has none).
+        const hadFollowUp = followUpCitationOf(interaction.message.customIds) !== null;
+        return { update: keepDismiss(interaction.message, hadFollowUp ? offerFollowUp(voted) : voted) };
       },
     },
     /**
@@ -159,8 +182,10 @@ export default {
         });
         // The member got an answer (or closest coverage) within the story: a reply of its own, recorded.
         recordReply(ctx, interaction, reply);
-        if (chosen.data.visibility === 'public') followReply(ctx, interaction, reply);
-        return { update: keepDismiss(interaction.message, withVotes(ctx, reply, payload)) };
+        const isPublic = chosen.data.visibility === 'public';
+        if (isPublic) followReply(ctx, interaction, reply);
+        const voted = withVotes(ctx, reply, payload);
+        return { update: keepDismiss(interaction.message, isPublic ? offerFollowUp(voted) : voted) };
       },
     },
     /** `ask:timeline`: the timeline of this answer's topic (its question without time words), privately. */
@@ -189,6 +214,10 @@ export default {
     'ask:dismiss': dismissButton,
     /** `ask:watch`: Notify me on "No coverage found". */
     'ask:watch': watchButton,
+    /** `ask:followup:<citation>`: the follow-up modal (src/interactions/follow-up.ts). */
+    'ask:followup': followUpButton,
+    /** `ask:nostory:<n>`: a follow-up asked again without the story it assumed. */
+    'ask:nostory': withoutStoryButton,
     /** `ask:ctx:<citation>`: the paragraphs around one result, shown only to whoever pressed it. */
     'ask:ctx': {
       execute(ctx, args) {
@@ -203,6 +232,10 @@ export default {
         return { reply: ephemeral(renderPassageInContext(found, `Context of ${code(citation)}:`)) };
       },
     },
+  },
+  modals: {
+    /** `followup:<citation>`: a follow-up submitted from the modal of "Follow up". */
+    followup: followUpSubmitted,
   },
 } satisfies Command<typeof AskOptions>;
 

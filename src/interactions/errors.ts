@@ -4,6 +4,7 @@ import type { importRefusal } from '../import/web-article.ts';
 
 /** What went wrong, for logs, metrics and tests; one code per kind of refusal. */
 export type UserErrorCode =
+  | 'bad-follow-up'
   | 'bad-option'
   | 'bad-period'
   | 'cannot-delete'
@@ -14,6 +15,7 @@ export type UserErrorCode =
   | 'file-or-url'
   | 'forbidden'
   | 'no-channel'
+  | 'no-modal'
   | 'no-more-results'
   | 'no-records'
   | 'not-an-answer-channel'
@@ -31,6 +33,7 @@ export type UserErrorCode =
   | 'unknown-citation'
   | 'unknown-command'
   | 'unknown-feed'
+  | 'unknown-modal'
   | 'unknown-outlet'
   | 'unknown-source'
   | 'wrong-kind'

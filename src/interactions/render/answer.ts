@@ -209,7 +209,10 @@ function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
   return `First reported by ${one(reported.earliest)} · latest: ${one(reported.latest)}`;
 }
 
-/** The outlets and period an answer was limited to, in words: " from Wire among articles published from 2003". */
+/**
+ * The outlets and period an answer was limited to, in words: ` from Wire`, ` among articles published
+ * from 2003 to 2004`, both, or nothing.
+ */
 function periodScope({
   since,
   until,

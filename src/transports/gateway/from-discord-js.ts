@@ -1,6 +1,7 @@
 import {
   ApplicationCommandOptionType,
   type CommandInteractionOption,
+  ComponentType,
   GuildMember,
   type Interaction,
   type Message,
@@ -17,8 +18,7 @@ import {
 
 /**
  * Turns a discord.js interaction into the transport-neutral model the dispatcher takes. Returns null
- * for interaction kinds the bot does not handle (user, role and channel selects, modals, user context
- * menus).
+ * for interaction kinds the bot does not handle (user, role and channel selects, user context menus).
  */
 export function fromDiscordJs(interaction: Interaction): IncomingInteraction | null {
   const base = {
@@ -65,6 +65,19 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
       customId: interaction.customId,
       message: sourceMessage(interaction.message),
       values: [...interaction.values],
+    };
+  }
+  if (interaction.isModalSubmit()) {
+    const fields: Record<string, string> = {};
+    for (const [id, field] of interaction.fields.fields) {
+      if (field.type === ComponentType.TextInput) fields[id] = field.value;
+    }
+    return {
+      ...base,
+      kind: 'modal-submit',
+      customId: interaction.customId,
+      fields,
+      message: interaction.message ? sourceMessage(interaction.message) : null,
     };
   }
   if (interaction.isMessageContextMenuCommand()) {

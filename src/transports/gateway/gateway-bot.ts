@@ -8,6 +8,7 @@ import {
   GatewayIntentBits,
   type Interaction,
   type MessageContextMenuCommandInteraction,
+  type ModalSubmitInteraction,
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import { type DispatchContext, dispatchInteraction } from '../../interactions/dispatch.ts';
@@ -63,6 +64,7 @@ export async function startGatewayBot(options: {
         | MessageContextMenuCommandInteraction
         | ButtonInteraction
         | StringSelectMenuInteraction
+        | ModalSubmitInteraction
         | AutocompleteInteraction,
     );
     const started = performance.now();
