@@ -58,6 +58,27 @@ module.exports = {
       to: { path: '^(src/chart/draw-chart\\.ts$|node_modules/(chart\\.js|@napi-rs/canvas)/)' },
     },
     {
+      name: 'renderers-only-render',
+      severity: 'error',
+      comment:
+        "A renderer (src/interactions/render/, src/cli/render-*) renders what the answer pipeline (src/answering/) and the fact checks return: it reads the types of what it renders and never searches, ranks or checks itself. The swc parser does not tell `import type` from `import` (every dependency is 'import'), so this allows only the modules declaring those types, and test/architecture.test.ts checks that a renderer's imports of them are type-only.",
+      from: { path: '^src/(interactions/render/|cli/render-)' },
+      to: {
+        path: '^src/(search|factcheck)/',
+        pathNot: '^src/(search/answer|factcheck/(check-quote|correction|outlets-differ|verdict))\\.ts$',
+      },
+    },
+    {
+      name: 'answering-knows-no-front-end',
+      severity: 'error',
+      comment:
+        'src/answering/ is the one pipeline from a question to its reply for every front end (Discord, the console, the HTTP endpoint, the CLI): it knows none of them, nor Discord.',
+      from: { path: '^src/answering/' },
+      to: {
+        path: '^(src/(interactions|transports|cli|lifecycle|corpus-editing|feeds|import)/|commands/|node_modules/discord)',
+      },
+    },
+    {
       name: 'core-never-imports-commands',
       severity: 'error',
       comment:

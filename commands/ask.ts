@@ -1,17 +1,19 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
-import {
-  type AnswerOutcome,
-  answerQuestion,
-  sinceOption,
-  untilOption,
-} from '../src/interactions/answer-question.ts';
+import { answerQuestion, sinceOption, untilOption } from '../src/interactions/answer-question.ts';
 import { openThreadOnceAnswered, threadContext } from '../src/interactions/answer-threads.ts';
 import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { askerOf, dismissButton, withDismiss } from '../src/interactions/dismiss.ts';
-import { UserError } from '../src/interactions/errors.ts';
-import { recordAndDecorate, voteButton, watchButton } from '../src/interactions/feedback.ts';
+import { staleButton, UserError } from '../src/interactions/errors.ts';
+import {
+  followReply,
+  recordReply,
+  voteButton,
+  watchButton,
+  withVotes,
+  withWatchOffer,
+} from '../src/interactions/feedback.ts';
 import {
   answerFollowUp,
   followUpButton,
@@ -19,6 +21,7 @@ import {
   offerFollowUp,
   withoutStoryButton,
 } from '../src/interactions/follow-up.ts';
+import type { ReplyPayload } from '../src/interactions/incoming.ts';
 import { code } from '../src/interactions/render/citation.ts';
 import { customIdsIn, followUpCitationOf } from '../src/interactions/render/follow-up.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
@@ -84,27 +87,32 @@ export default {
     }
     const channelOutlets = ctx.channel?.settings.outlets ?? [];
     const scope = resolveSource(ctx.library.engine, options.source, channelOutlets);
-    let outcome: AnswerOutcome | undefined;
-    const payload = await answerQuestion(ctx.library.engine, {
+    const period = {
+      ...(options.since ? { since: options.since } : {}),
+      ...(options.until ? { until: options.until } : {}),
+    };
+    const { reply, payload } = await answerQuestion(ctx.library.engine, {
       question: options.question,
       limit: options.limit,
       sourceId: scope.article?.id ?? null,
       outlets: scope.outlets,
-      ...(options.since ? { since: options.since } : {}),
-      ...(options.until ? { until: options.until } : {}),
-      observe: (said) => {
-        outcome = said;
-      },
+      ...period,
+      private: isPrivate,
     });
-    // A question limited to one article or some outlets is not watched: a watch answers from them all.
-    const offerWatch = !isPrivate && !options.source && channelOutlets.length === 0;
-    const decorated = recordAndDecorate(
-      ctx,
-      interaction,
-      { question: options.question, outcome, record: true, offerWatch, follow: !isPrivate },
-      payload,
-    );
-    if (isPrivate) return decorated;
+    recordReply(ctx, interaction, reply);
+    if (!isPrivate) followReply(ctx, interaction, reply);
+    const voted = withVotes(ctx, reply, payload);
+    if (isPrivate) return voted;
+    // A watch posts in the channel, so it is offered for public questions; one limited to an article or
+    // some outlets is not watched: a watch answers from them all.
+    const decorated =
+      options.source || channelOutlets.length > 0
+        ? voted
+        : withWatchOffer(ctx, interaction, reply, voted, {
+            question: options.question,
+            source: null,
+            ...period,
+          });
     const answer = withDismiss(offerFollowUp(decorated), interaction.userId);
     // Thread mode: an answer (one with a story to follow up) opens a thread for the conversation.
     if (ctx.channel?.settings.threadMode && followUpCitationOf(customIdsIn(answer.components)))
@@ -127,12 +135,10 @@ export default {
             limit: z.coerce.number().int().min(1).max(5),
           })
           .safeParse({ offset, limit });
-        if (!state || !page.success)
-          throw new UserError('stale-button', 'This button no longer works; ask the question again.');
-        let outcome: AnswerOutcome | undefined;
+        if (!state || !page.success) throw staleButton();
         // Read beside the search, which never waits for it (false at once while the database is down).
         const followed = isFollowedMessage(ctx, interaction.message.id);
-        const payload = await answerQuestion(ctx.library.engine, {
+        const { reply, payload } = await answerQuestion(ctx.library.engine, {
           question: state.question,
           limit: page.data.limit,
           offset: page.data.offset,
@@ -140,31 +146,46 @@ export default {
           ...(state.outlets ? { outlets: state.outlets } : {}),
           ...(state.since ? { since: state.since } : {}),
           ...(state.until ? { until: state.until } : {}),
-          observe: (said) => {
-            outcome = said;
-          },
         });
-        // The page keeps the Dismiss of whoever asked, whoever turns it.
-        const asker = askerOf(interaction.message);
-        const dismissible = (page: ReturnType<typeof recordAndDecorate>) =>
-          asker ? withDismiss(page, asker) : page;
-        // Another page of an answer already recorded: it gets its own feedback buttons, not a new record.
-        const decorated = recordAndDecorate(
-          ctx,
-          interaction,
-          {
-            question: state.question,
-            outcome,
-            record: false,
-            offerWatch: false,
-            // A private answer is not followed, so neither are its pages.
-            follow: await followed,
-          },
-          payload,
-        );
+        // Another page of an answer already recorded: it gets its own feedback buttons, not a new record;
+        // its citations are followed when the first page's are (a private answer's are not).
+        if (await followed) followReply(ctx, interaction, reply);
+        const voted = withVotes(ctx, reply, payload);
         // A page keeps "Follow up" where the answer had it (a private answer has none).
         const hadFollowUp = followUpCitationOf(interaction.message.customIds) !== null;
-        return { update: dismissible(hadFollowUp ? offerFollowUp(decorated) : decorated) };
+        return { update: keepDismiss(interaction.message, hadFollowUp ? offerFollowUp(voted) : voted) };
+      },
+    },
+    /**
+     * `ask:story:<limit>:<public|private>`: a story chosen from "Which story?" under closest coverage;
+     * the question is answered within that article, replacing the message (see render/query-state.ts).
+     */
+    'ask:story': {
+      rateLimited: true,
+      async execute(ctx, [limit = '', visibility = ''], interaction) {
+        const state = readQueryState(interaction.message.embeds);
+        const chosen = z
+          .object({
+            limit: z.coerce.number().int().min(1).max(5),
+            visibility: z.enum(['public', 'private']),
+            article: z.string().min(1).max(100),
+          })
+          .safeParse({ limit, visibility, article: interaction.values?.[0] });
+        if (!state || !chosen.success) throw staleButton();
+        const { reply, payload } = await answerQuestion(ctx.library.engine, {
+          question: state.question,
+          limit: chosen.data.limit,
+          sourceId: chosen.data.article,
+          ...(state.since ? { since: state.since } : {}),
+          ...(state.until ? { until: state.until } : {}),
+          private: chosen.data.visibility === 'private',
+        });
+        // The member got an answer (or closest coverage) within the story: a reply of its own, recorded.
+        recordReply(ctx, interaction, reply);
+        const isPublic = chosen.data.visibility === 'public';
+        if (isPublic) followReply(ctx, interaction, reply);
+        const voted = withVotes(ctx, reply, payload);
+        return { update: keepDismiss(interaction.message, isPublic ? offerFollowUp(voted) : voted) };
       },
     },
     /** `ask:timeline`: the timeline of this answer's topic (its question without time words), privately. */
@@ -172,8 +193,7 @@ export default {
       rateLimited: true,
       async execute(ctx, _args, press) {
         const state = readQueryState(press.message.embeds);
-        if (!state)
-          throw new UserError('stale-button', 'This button no longer works; ask the question again.');
+        if (!state) throw staleButton();
         const topic = topicOf(state.question);
         const timeline = await showTimeline(
           ctx.library.engine,
@@ -218,3 +238,9 @@ export default {
     followup: followUpSubmitted,
   },
 } satisfies Command<typeof AskOptions>;
+
+/** A new page of a public answer keeps the Dismiss of whoever asked, whoever turns it. */
+function keepDismiss(message: Parameters<typeof askerOf>[0], page: ReplyPayload): ReplyPayload {
+  const asker = askerOf(message);
+  return asker ? withDismiss(page, asker) : page;
+}

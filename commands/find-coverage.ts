@@ -33,7 +33,12 @@ export default {
       .trim();
     if (text === '')
       throw new UserError('empty-message', 'That message has no text I can check against the archive.');
-    return answerQuestion(ctx.library.engine, { question: claim(text), limit: 3, subject: 'that message' });
+    return answerQuestion(ctx.library.engine, {
+      question: claim(text),
+      limit: 3,
+      subject: 'that message',
+      private: true,
+    }).then(({ payload }) => payload);
   },
 } satisfies Command<typeof FindCoverageOptions>;
 

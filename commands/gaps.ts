@@ -4,7 +4,7 @@ import { gapsChart } from '../src/chart/gaps-chart.ts';
 import { buildGapsReport, type GapsReport } from '../src/community/gaps-report.ts';
 import { withChart } from '../src/interactions/chart-attachment.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
-import { UserError } from '../src/interactions/errors.ts';
+import { staleButton, UserError } from '../src/interactions/errors.ts';
 import { writing } from '../src/interactions/feedback.ts';
 import { renderGapsPage } from '../src/interactions/render/gaps.ts';
 
@@ -50,8 +50,7 @@ export default {
             days: z.coerce.number().int().min(1).max(MAX_DAYS),
           })
           .safeParse({ page, days });
-        if (!parsed.success)
-          throw new UserError('stale-button', 'This button no longer works; run /gaps again.');
+        if (!parsed.success) throw staleButton('run /gaps');
         const where = inGuild(interaction);
         const report = await writing(ctx, (store) =>
           buildGapsReport(store, { now: ctx.now(), days: parsed.data.days, ...where }),

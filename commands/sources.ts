@@ -4,7 +4,7 @@ import type { Article } from '../src/corpus/article.ts';
 import { publishedDay } from '../src/corpus/published-date.ts';
 import { periodOf } from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
-import { UserError } from '../src/interactions/errors.ts';
+import { staleButton } from '../src/interactions/errors.ts';
 import type { EngineView } from '../src/interactions/library-view.ts';
 import { readSourcesView, renderSources, type SourcesView } from '../src/interactions/render/sources.ts';
 import { inPeriod } from '../src/search/period.ts';
@@ -71,8 +71,7 @@ export default {
     'sources:page': {
       async execute(ctx, [page = '', ...query], press) {
         const target = Number.parseInt(page, 10);
-        if (!Number.isInteger(target) || target < 0)
-          throw new UserError('stale-button', 'This button no longer works; run /sources again.');
+        if (!Number.isInteger(target) || target < 0) throw staleButton('run /sources');
         const text = query.join(':').slice(0, MAX_QUERY_LENGTH);
         const view = readSourcesView(press.message.embeds);
         const engine = ctx.library.engine;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { sinceOption, untilOption } from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { askerOf, withDismiss } from '../src/interactions/dismiss.ts';
-import { UserError } from '../src/interactions/errors.ts';
+import { staleButton } from '../src/interactions/errors.ts';
 import { readTimelineState } from '../src/interactions/render/query-state.ts';
 import { showTimeline } from '../src/interactions/show-timeline.ts';
 
@@ -61,8 +61,7 @@ export default {
       async execute(ctx, [page = ''], press) {
         const state = readTimelineState(press.message.embeds);
         const target = Number.parseInt(page, 10);
-        if (!state || !Number.isInteger(target) || target < 0)
-          throw new UserError('stale-button', 'This button no longer works; run /timeline again.');
+        if (!state || !Number.isInteger(target) || target < 0) throw staleButton('run /timeline');
         const shown = await showTimeline(ctx.library.engine, { ...state, page: target }, ctx);
         const asker = askerOf(press.message);
         return { update: asker ? withDismiss(shown, asker) : shown };

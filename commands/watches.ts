@@ -1,7 +1,7 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import type { Command } from '../src/interactions/command.ts';
-import { UserError } from '../src/interactions/errors.ts';
+import { staleButton } from '../src/interactions/errors.ts';
 import { available, writing } from '../src/interactions/feedback.ts';
 import { renderWatches } from '../src/interactions/render/community.ts';
 
@@ -27,8 +27,7 @@ export default {
       async execute(ctx, [id = ''], interaction) {
         const { perMember } = available(ctx).store.watches;
         const watchId = Number.parseInt(id, 10);
-        if (!Number.isInteger(watchId))
-          throw new UserError('stale-button', 'This button no longer works; run /watches again.');
+        if (!Number.isInteger(watchId)) throw staleButton('run /watches');
         const cancelled = await writing(ctx, (store) => store.watches.cancel(watchId, interaction.userId));
         const rest = renderWatches(
           await writing(ctx, (store) => store.watches.of(interaction.userId, ctx.now())),

@@ -95,6 +95,14 @@ export const EnvSchema = z.object({
   /** Minutes between two polls of each feed (`/feeds`); a failing feed waits longer, up to a day. */
   FEED_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /**
+   * Log the text members type (questions, quotes, topics) in full. Off, a log line gives each text
+   * option's length and hash instead: a member's question is personal data.
+   */
+  LOG_QUESTIONS: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default('false')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
   /** Where the running bot writes its process id, for `kill -HUP $(cat <file>)`. */
   PID_FILE: z.string().min(1).optional(),
   /** Folder of the community database (votes, questions without coverage, watches). Empty stores nothing. */

@@ -5,10 +5,10 @@
 import { unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { replyToQuestion } from '../answering/reply-to-question.ts';
 import { timelineChart } from '../chart/timeline-chart.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { CorpusError } from '../corpus/load-corpus.ts';
-import { disagreementsIn } from '../factcheck/outlets-differ.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import type { Timeline } from '../search/answer.ts';
 import { SnapshotFormatError } from '../search/index-cache/corpus-snapshot.ts';
@@ -32,12 +32,18 @@ Options:
   --corpus PATH   a folder of articles or a .jsonl file (default: corpus/)
   --since WHEN    only articles published from then: a year (2003), month (2015-08) or date (2015-08-01)
   --until WHEN    only articles published until then (inclusive); undated articles are left out
+  --story ID      answer within one article (a story a reply offered under "Which story?")
   --timeline      the topic's coverage in date order, one line per article (first report marked,
                   undated articles apart) instead of an answer
   --chart FILE    with --timeline: also write its chart to FILE, a PNG (articles per day, week, month
                   or year by outlet, as /timeline attaches it)
   --help          show this help
 `;
+
+/** `--story` names no article of the corpus: said in plain words, exit code 1. */
+class UnknownStoryError extends Error {
+  override name = 'UnknownStoryError';
+}
 
 /** A mistake in how the command was called: reported with the usage, exit code 2. */
 class UsageError extends Error {
@@ -64,6 +70,10 @@ function parse(argv: string[]) {
   if (values.chart !== undefined && values.stdin)
     throw new UsageError('--chart draws one topic: give it, not --stdin');
   if (values.chart === '') throw new UsageError('--chart needs the file to write');
+  if (values.story !== undefined && values.story.trim() === '')
+    throw new UsageError('--story needs the id of an article');
+  if (values.story !== undefined && values.timeline)
+    throw new UsageError('--story answers a question within one article: not with --timeline');
   let period: Period | undefined;
   try {
     period = parsePeriod({ since: values.since ?? null, until: values.until ?? null });
@@ -85,6 +95,7 @@ function parseOptions(argv: string[]) {
       corpus: { type: 'string', default: 'corpus' },
       since: { type: 'string' },
       until: { type: 'string' },
+      story: { type: 'string' },
       timeline: { type: 'boolean', default: false },
       chart: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -111,7 +122,8 @@ async function main(argv: string[]): Promise<number> {
     await answerAll(options);
     return 0;
   } catch (error) {
-    if (!(error instanceof CorpusError || error instanceof ConfigError)) throw error;
+    if (!(error instanceof CorpusError || error instanceof ConfigError || error instanceof UnknownStoryError))
+      throw error;
     process.stderr.write(`ask: ${stripControls(error.message)}\n`);
     return 1;
   }
@@ -134,14 +146,16 @@ async function answerAll(options: ReturnType<typeof parse>): Promise<void> {
       if (options.json) process.stderr.write(said);
       return options.json ? text : text + said;
     }
-    const answer = await engine.answerAsync(question, {
+    const article = options.story === undefined ? undefined : engine.article(options.story.trim());
+    if (options.story !== undefined && !article)
+      throw new UnknownStoryError(`no article "${stripControls(options.story.trim())}" in the corpus`);
+    const reply = await replyToQuestion(engine, {
+      question,
       limit: options.limit,
+      ...(article ? { article } : {}),
       ...(options.period ? { period: options.period } : {}),
     });
-    const disagreements = disagreementsIn(answer.results, engine);
-    if (options.json) return `${inertJson(answerToJson(answer, disagreements))}\n`;
-    const closest = answer.results.length === 0 ? await engine.closestHeadlinesAsync(question) : [];
-    return renderAnswer(answer, style, closest, disagreements);
+    return options.json ? `${inertJson(answerToJson(reply))}\n` : renderAnswer(reply, style);
   };
   const answerOne = async (question: string): Promise<string> => {
     try {

@@ -1,9 +1,10 @@
-import type { Article } from '../corpus/article.ts';
+import { formatValues } from '../answering/outlet-values.ts';
+import type { QuestionReply } from '../answering/reply-to-question.ts';
 import { dateLabel, publishedDay } from '../corpus/published-date.ts';
-import { type Disagreement, formatValues } from '../factcheck/outlets-differ.ts';
-import type { Answer, AnswerResult } from '../search/answer.ts';
-import { describeTime } from '../search/time-layer.ts';
+import type { AnswerResult, StoryChoice } from '../search/answer.ts';
+import { ANSI } from '../text/ansi.ts';
 import { stripControls } from '../text/controls.ts';
+import { markSpans } from '../text/marked-spans.ts';
 
 /** Terminal styling; every function is the identity when colour is off. */
 export interface Style {
@@ -13,18 +14,16 @@ export interface Style {
   link(text: string): string;
 }
 
-const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
-
 export function makeStyle(colour: boolean): Style {
   if (!colour) {
     const same = (text: string) => text;
     return { bold: same, dim: same, highlight: same, link: same };
   }
   return {
-    bold: sgr(1, 22),
-    dim: sgr(2, 22),
-    highlight: (text) => sgr(1, 22)(sgr(33, 39)(text)),
-    link: sgr(36, 39),
+    bold: ANSI.bold,
+    dim: ANSI.dim,
+    highlight: (text) => ANSI.bold(ANSI.yellow(text)),
+    link: ANSI.cyan,
   };
 }
 
@@ -40,13 +39,10 @@ export function markQuote(
   result: Pick<AnswerResult, 'quote' | 'highlights'>,
   mark: (text: string) => string,
 ): string {
-  let out = '';
-  let at = 0;
-  for (const { start, end } of result.highlights) {
-    out += stripControls(result.quote.slice(at, start)) + mark(stripControls(result.quote.slice(start, end)));
-    at = end;
-  }
-  return out + stripControls(result.quote.slice(at));
+  return markSpans(result.quote, result.highlights, {
+    plain: stripControls,
+    marked: (part) => mark(stripControls(part)),
+  });
 }
 
 /** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed ("undated"). */
@@ -66,24 +62,25 @@ export function citationLine(
     .join(' ');
 }
 
+/** The first line of closest coverage: the archive may not answer the question. */
+export const CLOSEST_LINE = 'I found nothing that clearly answers this. Closest coverage:';
+
 /**
- * An answer as a person reads it in a terminal: numbered quotes, each with its citation. Corpus text
- * and the question are stripped of control characters: an article must not drive the terminal.
+ * A reply as a person reads it in a terminal: numbered quotes, each with its citation; closest
+ * coverage under `CLOSEST_LINE`, each quote marked as such, and the stories to choose from with the
+ * `--story` that answers within one. Corpus text and the question are stripped of control characters:
+ * an article must not drive the terminal.
  */
-export function renderAnswer(
-  answer: Answer,
-  style: Style,
-  closest: readonly Article[] = [],
-  disagreements: ReadonlyMap<string, readonly Disagreement[]> = new Map(),
-): string {
+export function renderAnswer(reply: QuestionReply, style: Style): string {
+  const { answer } = reply;
   if (answer.results.length === 0) {
     const named = answer.time?.named?.label;
     const lines = [
       `No coverage found for “${stripControls(answer.query.trim().slice(0, 200))}”${named ? `: nothing from ${stripControls(named)} answers it` : ''}.`,
     ];
-    if (closest.length > 0) {
+    if (reply.closestHeadlines.length > 0) {
       lines.push('Closest articles in the corpus:');
-      for (const article of closest) {
+      for (const article of reply.closestHeadlines) {
         const date = dateLabel(article.published);
         lines.push(
           `  • ${stripControls(article.title)} ${style.dim(`(${date}, ${stripControls(article.id)})`)}`,
@@ -92,13 +89,14 @@ export function renderAnswer(
     }
     return `${lines.join('\n')}\n`;
   }
+  const closest = reply.assurance !== 'answer';
   const blocks = answer.results.map((result, i) => {
     const lines = [
-      `${style.bold(`${i + 1}.`)} “${markQuote(result, style.highlight)}”`,
+      `${style.bold(`${i + 1}.`)} ${closest ? style.dim('(closest) ') : ''}“${markQuote(result, style.highlight)}”`,
       `   ${citationLine(result, style)}`,
       `   ${style.dim(`[${stripControls(result.citation)}] paragraph ${result.paragraph} · score ${result.score}`)}`,
     ];
-    for (const disagreement of disagreements.get(result.citation) ?? []) {
+    for (const disagreement of reply.disagreements.get(result.citation) ?? []) {
       lines.push(
         `   ${style.bold(`Outlets differ on a ${disagreement.kind}:`)} ${stripControls(formatValues(disagreement.values, (citation) => `[${citation}]`))}`,
       );
@@ -114,18 +112,33 @@ export function renderAnswer(
     }
     return lines.join('\n');
   });
-  const note = describeTime(answer.time);
-  return `${note ? `${style.bold(note)}\n` : ''}${blocks.join('\n\n')}\n`;
+  const head = [
+    ...(closest ? [style.bold(CLOSEST_LINE)] : []),
+    ...(reply.timeNote ? [style.bold(reply.timeNote)] : []),
+  ];
+  const stories = reply.stories.length > 0 ? `\n\n${storiesText(reply.stories, style)}` : '';
+  return `${head.map((line) => `${line}\n`).join('')}${blocks.join('\n\n')}${stories}\n`;
+}
+
+/** "Which story?": the stories the question fits, each with the `--story` that answers within it. */
+function storiesText(stories: readonly StoryChoice[], style: Style): string {
+  return [
+    style.bold('Which story? The question fits several; ask again with --story ID to answer within one:'),
+    ...stories.map(
+      (story, i) =>
+        `  ${i + 1}. ${stripControls(story.title)} — ${stripControls(story.publisher ?? 'publisher unknown')}, ${dateLabel(story.published)} ${style.dim(`(--story ${stripControls(story.article)})`)}`,
+    ),
+  ].join('\n');
 }
 
 /**
- * An answer in the CLI's JSON shape: unknown metadata as null, best result first; `outletsDiffer` lists
- * the values the outlets in `alsoReportedBy` give differently (`[]` when they agree).
+ * A reply in the CLI's JSON shape: unknown metadata as null, best result first; `outletsDiffer` lists
+ * the values the outlets in `alsoReportedBy` give differently (`[]` when they agree); `assurance` says
+ * how sure the reply is, and `stories` (only when the reply asks "Which story?") the stories to choose
+ * from, each `article` an id for `--story`.
  */
-export function answerToJson(
-  answer: Answer,
-  disagreements: ReadonlyMap<string, readonly Disagreement[]> = new Map(),
-): object {
+export function answerToJson(reply: QuestionReply): object {
+  const { answer } = reply;
   return {
     query: answer.query,
     results: answer.results.map((result) => ({
@@ -140,9 +153,20 @@ export function answerToJson(
       passage: result.passage,
       score: result.score,
       alsoReportedBy: result.alsoReportedBy,
-      outletsDiffer: disagreements.get(result.citation) ?? [],
+      outletsDiffer: reply.disagreements.get(result.citation) ?? [],
       reported: result.reported ?? null,
     })),
     time: answer.time ?? null,
+    assurance: reply.assurance,
+    ...(reply.stories.length > 0
+      ? {
+          stories: reply.stories.map((story) => ({
+            article: story.article,
+            title: story.title,
+            publisher: story.publisher,
+            published: story.published,
+          })),
+        }
+      : {}),
   };
 }

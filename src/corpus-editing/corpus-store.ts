@@ -15,12 +15,23 @@ import { HostileFileNameError, safeArticleName } from './article-file-name.ts';
 /** The largest article file `/corpus add` accepts, in bytes. */
 export const MAX_ARTICLE_BYTES = 512 * 1024;
 
+/** Why the corpus store refused a change, for logs and tests. */
+export type CorpusStoreErrorCode =
+  | 'too-large'
+  | 'not-utf8'
+  | 'invalid-article'
+  | 'hostile-name'
+  | 'exists'
+  | 'gone'
+  | 'not-removable'
+  | 'not-a-folder'
+  | 'unknown-article';
+
 /** Why an article could not be added, replaced or removed. The message is written for moderators. */
 export class CorpusStoreError extends Error {
   override name = 'CorpusStoreError';
   constructor(
-    /** For logs and tests: `too-large`, `not-utf8`, `invalid-article`, `hostile-name`, `exists`, ... */
-    readonly code: string,
+    readonly code: CorpusStoreErrorCode,
     message: string,
     /** For `invalid-article`: every problem the validator found. */
     readonly problems: readonly CorpusProblem[] = [],

@@ -1,9 +1,11 @@
+/** Why an attachment could not be fetched, for logs and tests. */
+export type AttachmentDownloadErrorCode = 'too-large' | 'http-status' | 'network' | 'timeout';
+
 /** Why an attachment could not be fetched. */
 export class AttachmentDownloadError extends Error {
   override name = 'AttachmentDownloadError';
   constructor(
-    /** `too-large`, `http-status`, `network` or `timeout`. */
-    readonly code: string,
+    readonly code: AttachmentDownloadErrorCode,
     message: string,
   ) {
     super(message);

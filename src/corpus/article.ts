@@ -9,6 +9,15 @@ export interface ArticleMeta {
   language: string | null;
 }
 
+/**
+ * An article's metadata alone, as a reply cites it (a quote, a quote check, a timeline entry): the one
+ * place that says which fields those are.
+ */
+export function articleMeta(article: ArticleMeta): ArticleMeta {
+  const { title, publisher, url, published, author, language } = article;
+  return { title, publisher, url, published, author, language };
+}
+
 /** One news article, validated and split into passages. */
 export interface Article extends ArticleMeta {
   /** Stable id: the file name without extension, or the `id` of a JSON Lines record. */

@@ -65,20 +65,3 @@ export function correctionOf(cited: Cited, after: CitationSource): Correction | 
   if (diff.every((part) => part.op === 'same') && best.id === citation) return null;
   return { kind: 'changed', citation, newCitation: best.id, diff };
 }
-
-/**
- * The diff with long unchanged stretches cut to `context` words either side of a change, for a short
- * reply: "… he had spent over ~~$18,000~~ __$16,000__ traveling from Syria …".
- */
-export function shortDiff(diff: readonly DiffPart[], context = 5): DiffPart[] {
-  return diff.map((part, i) => {
-    if (part.op !== 'same') return part;
-    const words = part.text.split(/\s+/);
-    const afterChange = i > 0;
-    const beforeChange = i < diff.length - 1;
-    if (words.length <= (afterChange ? context : 0) + (beforeChange ? context : 0) + 1) return part;
-    const head = afterChange ? words.slice(0, context) : [];
-    const tail = beforeChange ? words.slice(-context) : [];
-    return { op: 'same', text: [...head, '…', ...tail].join(' ') };
-  });
-}

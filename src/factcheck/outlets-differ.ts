@@ -152,15 +152,3 @@ function valueText(text: string, first: Word, last: Word): string {
 function outletOf(article: Pick<Article, 'publisher' | 'title'>): string {
   return article.publisher ?? article.title;
 }
-
-/** "18,000 (The Telegraph, The Guardian) · 20,000 (BBC)": outlets giving the same value together. */
-export function formatValues(values: readonly OutletValue[], cite?: (citation: string) => string): string {
-  const byValue = new Map<string, OutletValue[]>();
-  for (const value of values) byValue.set(value.value, [...(byValue.get(value.value) ?? []), value]);
-  return [...byValue]
-    .map(
-      ([value, outlets]) =>
-        `${value} (${outlets.map((o) => (cite ? `${o.outlet} ${cite(o.citation)}` : o.outlet)).join(', ')})`,
-    )
-    .join(' · ');
-}

@@ -79,7 +79,9 @@ export function webArticleFromHtml(
 }
 
 /** The reason to show for a link that could not be read, or undefined for an unexpected error. */
-export function importRefusal(error: unknown): { code: string; message: string } | undefined {
+export function importRefusal(
+  error: unknown,
+): { code: FetchRefusedError['code'] | NotAnArticleError['code']; message: string } | undefined {
   if (error instanceof FetchRefusedError || error instanceof NotAnArticleError) {
     return { code: error.code, message: error.message };
   }

@@ -1,17 +1,7 @@
 import type { CitedPassage } from '../community/cited-passages.ts';
-import type { AnswerResult } from '../search/answer.ts';
+import { followCited } from './answer-records.ts';
 import type { CommandContext } from './command.ts';
 import type { IncomingInteraction, MaybePosted } from './incoming.ts';
-
-/** The paragraphs an answer quotes, as a correction will compare them after a reload. */
-export function citedIn(results: readonly AnswerResult[]): CitedPassage[] {
-  return results.map((result) => ({
-    citation: result.citation,
-    articleId: result.article,
-    paragraph: result.paragraph,
-    text: result.passage,
-  }));
-}
 
 /**
  * Interactions whose answer's citations were handed to the keeper, waiting for their message id: known
@@ -32,16 +22,13 @@ export function followCitations(
   const community = ctx.community;
   const channelId = interaction.channelId;
   if (!community || !channelId || cited.length === 0) return;
-  const citedAt = ctx.now();
-  community.write('an answer’s citations', (store) =>
-    store.citations.follow({
-      interactionId: interaction.id,
-      guildId: interaction.guildId,
-      channelId,
-      citedAt,
-      passages: cited,
-    }),
-  );
+  followCited((what, write) => community.write(what, write), {
+    key: interaction.id,
+    guildId: interaction.guildId,
+    channelId,
+    at: ctx.now(),
+    passages: cited,
+  });
   awaitingMessage.add(interaction);
 }
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { questionHash } from '../community/community-store.ts';
 import { channelOf, checkAnswerChannel } from './answer-channels.ts';
 import { openPendingThread } from './answer-threads.ts';
 import { attachPostedMessage } from './cited-answers.ts';
 import type { AnyCommand, ButtonResult, CommandContext } from './command.ts';
-import { isUserError, UserError } from './errors.ts';
+import { isUserError, UserError, type UserErrorCode } from './errors.ts';
 import type {
   AutocompleteIncoming,
   ButtonIncoming,
@@ -11,6 +12,7 @@ import type {
   IncomingInteraction,
   MessageContextMenuIncoming,
   ModalSubmitIncoming,
+  RawOptions,
   ReplyPayload,
   Responder,
 } from './incoming.ts';
@@ -52,7 +54,7 @@ export interface DispatchOutcome {
   name: string;
   outcome: 'ok' | 'user-error' | 'error';
   /** The UserError code when `outcome` is `user-error`. */
-  code?: string;
+  code?: UserErrorCode;
 }
 
 /** Shown privately for any unexpected failure; the details go to the log, never to the user. */
@@ -94,14 +96,14 @@ export async function dispatchInteraction(
     return { name, outcome: 'ok' };
   } catch (error) {
     if (incoming.kind === 'autocomplete') {
-      ctx.logger.error('autocomplete failed', { ...describe(incoming), error });
+      ctx.logger.error('autocomplete failed', { ...describe(incoming, ctx), error });
       await attempt(ctx, () => responder.autocomplete([]));
       return { name, outcome: 'error' };
     }
     const expected = isUserError(error);
     if (expected)
-      ctx.logger.info('refused', { ...describe(incoming), code: error.code, reason: error.message });
-    else ctx.logger.error('interaction failed', { ...describe(incoming), error });
+      ctx.logger.info('refused', { ...describe(incoming, ctx), code: error.code, reason: error.message });
+    else ctx.logger.error('interaction failed', { ...describe(incoming, ctx), error });
     const payload = finalizeReply(ephemeral({ content: expected ? error.message : APOLOGY }));
     await attempt(ctx, () => sendError(responder, state, payload));
     return expected ? { name, outcome: 'user-error', code: error.code } : { name, outcome: 'error' };
@@ -273,7 +275,7 @@ async function runAutocomplete(
   const maxLength = declaredMaxLength(command, incoming) ?? DEFAULT_AUTOCOMPLETE_LENGTH;
   if (incoming.focused.value.length > maxLength || (await ctx.autocompleteLimiter?.take(incoming.userId))) {
     ctx.logger.debug('autocomplete not run', {
-      ...describe(incoming),
+      ...describe(incoming, ctx),
       length: incoming.focused.value.length,
     });
     await responder.autocomplete([]);
@@ -453,8 +455,11 @@ function commandLabel(incoming: ChatInputIncoming | MessageContextMenuIncoming):
   return incoming.kind === 'chat-input' ? `\`/${incoming.commandName}\`` : `"${incoming.commandName}"`;
 }
 
-/** What a log line needs to find the interaction again, without the user's full text. */
-function describe(incoming: IncomingInteraction): Record<string, unknown> {
+/**
+ * What a log line needs to find the interaction again. What a member typed is personal data: each text
+ * option is logged as its length and hash (the hash `/gaps` groups questions by), unless LOG_QUESTIONS.
+ */
+function describe(incoming: IncomingInteraction, ctx: DispatchContext): Record<string, unknown> {
   return {
     interaction: incoming.id,
     kind: incoming.kind,
@@ -464,9 +469,21 @@ function describe(incoming: IncomingInteraction): Record<string, unknown> {
       ? { customId: incoming.customId }
       : { command: incoming.commandName }),
     ...(incoming.kind === 'chat-input' || incoming.kind === 'autocomplete'
-      ? { options: incoming.options }
+      ? { options: ctx.config.LOG_QUESTIONS ? incoming.options : withoutText(incoming.options) }
       : {}),
   };
+}
+
+/** The options with each typed text as `{ length, hash }`; subcommand names and other values as they are. */
+function withoutText(options: RawOptions): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(options).map(([name, value]) => [
+      name,
+      typeof value === 'string' && name !== 'subcommand' && name !== 'subcommandGroup'
+        ? { length: value.length, hash: questionHash(value) }
+        : value,
+    ]),
+  );
 }
 
 async function attempt(ctx: DispatchContext, send: () => Promise<void>): Promise<void> {

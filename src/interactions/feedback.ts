@@ -1,73 +1,67 @@
+import type { QuestionReply } from '../answering/reply-to-question.ts';
 import { questionHash } from '../community/community-store.ts';
 import type { RecordKeeper } from '../community/record-keeper.ts';
 import type { Awaitable, RecordStore } from '../community/record-store.ts';
-import type { AnswerOutcome } from './answer-question.ts';
+import { writeReplyRecord } from './answer-records.ts';
 import { followCitations } from './cited-answers.ts';
 import type { ButtonHandler, CommandContext } from './command.ts';
-import { UserError } from './errors.ts';
+import { staleButton, UserError } from './errors.ts';
 import type { IncomingInteraction, ReplyPayload } from './incoming.ts';
 import { feedbackRow, withNotifyMe, withRow } from './render/community.ts';
 import { ephemeral } from './render/payload.ts';
-import { readQueryState } from './render/query-state.ts';
+import { type QueryState, readQueryState } from './render/query-state.ts';
 
 /**
- * What `/ask` adds to an answer once the community database is there: the answer (or the question
- * without coverage) is recorded, a public answer's citations are followed for corrections, the answer
- * gets Helpful / Not helpful, and "No coverage found" gets Notify me. Recording never costs a reply:
- * the records go to the keeper, which writes them at once or, the database being locked, down or
- * slow, keeps them and writes them once it answers again.
+ * Records a reply to a member's question in the community database (the answer, or the question
+ * without coverage, for `/gaps`). Recording never costs a reply: the keeper writes at once or, the
+ * database being locked, down or slow, keeps the record and writes it once the database answers again.
  */
-export function recordAndDecorate(
+export function recordReply(
   ctx: CommandContext,
   interaction: IncomingInteraction,
-  asked: {
-    question: string;
-    outcome: AnswerOutcome | undefined;
-    record: boolean;
-    offerWatch: boolean;
-    /** Keep what the answer cites, to reply to its message if a reload corrects it (public answers). */
-    follow: boolean;
-  },
-  payload: ReplyPayload,
-): ReplyPayload {
+  reply: QuestionReply,
+): void {
   const community = ctx.community;
-  const outcome = asked.outcome;
-  if (!community || !outcome) return payload;
-  const place = { guildId: interaction.guildId, channelId: interaction.channelId ?? null };
-  const question = community.recordQuestions ? asked.question : null;
-  if (asked.record) {
-    const at = ctx.now();
-    if (outcome.kind === 'answered') {
-      const hash = questionHash(asked.question);
-      community.write('an answer', (store) =>
-        store.records.recordAnswer({
-          ...place,
-          answeredAt: at,
-          question,
-          questionHash: hash,
-          citations: outcome.citations,
-          corpusVersion: outcome.corpusVersion,
-        }),
-      );
-    } else {
-      community.write('a question without coverage', (store) =>
-        store.records.recordUnanswered({
-          ...place,
-          question,
-          askedAt: at,
-          corpusVersion: outcome.corpusVersion,
-        }),
-      );
-    }
-  }
-  if (outcome.kind === 'answered') {
-    if (asked.follow) followCitations(ctx, interaction, outcome.cited);
-    return withRow(payload, feedbackRow(questionHash(asked.question), outcome.citations[0] ?? ''));
-  }
-  // A watch posts in the channel, so it is offered where that is possible and the question was public.
-  return asked.offerWatch && interaction.guildId && interaction.channelId
-    ? withNotifyMe(payload, asked.question)
-    : payload;
+  if (!community) return;
+  writeReplyRecord(
+    (what, write) => community.write(what, write),
+    {
+      question: reply.question,
+      at: ctx.now(),
+      place: { guildId: interaction.guildId, channelId: interaction.channelId ?? null },
+    },
+    reply.outcome,
+  );
+}
+
+/** Keeps what a public answer cites, to reply to its message if a reload corrects it. */
+export function followReply(
+  ctx: CommandContext,
+  interaction: IncomingInteraction,
+  reply: QuestionReply,
+): void {
+  if (reply.outcome.kind === 'answered') followCitations(ctx, interaction, reply.outcome.cited);
+}
+
+/** Helpful / Not helpful under an answer, where votes are recorded; other replies as they are. */
+export function withVotes(ctx: CommandContext, reply: QuestionReply, payload: ReplyPayload): ReplyPayload {
+  if (!ctx.community || reply.outcome.kind !== 'answered') return payload;
+  return withRow(payload, feedbackRow(questionHash(reply.question), reply.outcome.citations[0] ?? ''));
+}
+
+/**
+ * "Notify me" under a reply that does not answer (closest coverage or none), where watches are
+ * recorded and can post: a server's channel.
+ */
+export function withWatchOffer(
+  ctx: CommandContext,
+  interaction: IncomingInteraction,
+  reply: QuestionReply,
+  payload: ReplyPayload,
+  state: QueryState,
+): ReplyPayload {
+  if (!ctx.community || reply.outcome.kind === 'answered') return payload;
+  return interaction.guildId && interaction.channelId ? withNotifyMe(payload, state) : payload;
 }
 
 /** `ask:vote:<1|0>:<hash>:<citation>`: one vote per member per answer; pressing again changes it. */
@@ -76,7 +70,7 @@ export const voteButton: ButtonHandler = {
     available(ctx);
     const state = readQueryState(interaction.message.embeds);
     if (!state || (helpful !== '1' && helpful !== '0') || questionHash(state.question) !== hash)
-      throw new UserError('stale-button', 'This button no longer works; ask the question again.');
+      throw staleButton();
     const firstCitation = citationParts.join(':');
     const channelId = interaction.channelId ?? null;
     const result = await writing(ctx, async (store) => {
@@ -123,7 +117,7 @@ export const watchButton: ButtonHandler = {
   async execute(ctx, _args, interaction) {
     available(ctx);
     const state = readQueryState(interaction.message.embeds);
-    if (!state) throw new UserError('stale-button', 'This button no longer works; ask the question again.');
+    if (!state) throw staleButton();
     if (!interaction.guildId || !interaction.channelId)
       throw new UserError('not-in-guild', 'Questions can be watched in a server’s channels only.');
     const { guildId, channelId } = interaction;

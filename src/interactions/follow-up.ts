@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { type EarlierExchange, type FollowUpSearch, followUpSearch } from '../followups/follow-up-context.ts';
-import { type AnswerOutcome, answerQuestion } from './answer-question.ts';
+import { answerQuestion } from './answer-question.ts';
 import type { ButtonHandler, CommandContext, ModalHandler } from './command.ts';
 import { askerOf, withDismiss } from './dismiss.ts';
 import { UserError } from './errors.ts';
-import { recordAndDecorate } from './feedback.ts';
+import { followReply, recordReply, withVotes } from './feedback.ts';
 import type { IncomingInteraction, ReplyPayload, SourceMessage } from './incoming.ts';
 import {
   customIdsIn,
@@ -88,22 +88,14 @@ async function askAndDecorate(
   interaction: IncomingInteraction,
   search: Pick<FollowUpSearch, 'question' | 'articleId'>,
 ): Promise<ReplyPayload> {
-  let outcome: AnswerOutcome | undefined;
-  const payload = await answerQuestion(ctx.library.engine, {
+  const { reply, payload } = await answerQuestion(ctx.library.engine, {
     question: search.question,
     limit: FOLLOW_UP_LIMIT,
     sourceId: search.articleId ?? null,
-    observe: (said) => {
-      outcome = said;
-    },
   });
-  const decorated = recordAndDecorate(
-    ctx,
-    interaction,
-    { question: search.question, outcome, record: true, offerWatch: false, follow: true },
-    payload,
-  );
-  return offerFollowUp(decorated);
+  recordReply(ctx, interaction, reply);
+  followReply(ctx, interaction, reply);
+  return offerFollowUp(withVotes(ctx, reply, payload));
 }
 
 /** `ask:followup:<citation>`: opens the follow-up modal (the story named in its description). */

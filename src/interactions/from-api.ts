@@ -26,8 +26,8 @@ import {
  * Turns Discord's raw interaction JSON (as the HTTP endpoint receives it, or a gateway
  * INTERACTION_CREATE's `d`) into the transport-neutral model. Pure: no I/O, no clock.
  *
- * Returns null for what the bot does not handle (PING, select menus, user context menus); the caller
- * decides how to answer those.
+ * Returns null for what the bot does not handle (PING, user, role and channel selects, user context
+ * menus); the caller decides how to answer those.
  */
 export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | null {
   const member = 'member' in raw ? raw.member : undefined;
@@ -79,15 +79,18 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
       };
     }
     case InteractionType.MessageComponent: {
-      if (raw.data.component_type !== ComponentType.Button) return null;
       // A custom_id that is not text matches no button: it is answered as one that no longer works.
       const customId: unknown = raw.data.custom_id;
-      return {
+      const component = {
         ...base,
-        kind: 'button',
+        kind: 'button' as const,
         customId: typeof customId === 'string' ? customId : '',
         message: sourceMessage(raw.message),
       };
+      if (raw.data.component_type === ComponentType.Button) return component;
+      if (raw.data.component_type === ComponentType.StringSelect)
+        return { ...component, values: raw.data.values.filter((value) => typeof value === 'string') };
+      return null;
     }
     case InteractionType.ModalSubmit:
       return {

@@ -100,11 +100,16 @@ export interface AutocompleteIncoming extends IncomingBase {
   focused: { name: string; value: string };
 }
 
-/** A press on one of the bot's buttons. */
+/**
+ * A press on one of the bot's buttons, or a choice in one of its string select menus: both are
+ * message components, looked up by custom_id prefix, and both carry the message they are on.
+ */
 export interface ButtonIncoming extends IncomingBase {
   kind: 'button';
   customId: string;
   message: SourceMessage;
+  /** The values of the options chosen, for a select menu; absent for a button. */
+  values?: string[];
 }
 
 /** A message context-menu command ("Find coverage") on someone's message. */

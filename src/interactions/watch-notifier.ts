@@ -1,9 +1,10 @@
+import { replyToQuestion } from '../answering/reply-to-question.ts';
 import { questionHash } from '../community/community-store.ts';
 import type { Watch } from '../community/watch-list.ts';
-import { citedIn } from './cited-answers.ts';
+import { followCited, writeReplyRecord } from './answer-records.ts';
 import type { EngineView } from './library-view.ts';
 import { ReloadNotifier } from './reload-notifier.ts';
-import { renderAnswer } from './render/answer.ts';
+import { renderReply } from './render/answer.ts';
 import { feedbackRow, renderWatchAnswered, withRow } from './render/community.ts';
 import { finalizeReply } from './render/payload.ts';
 
@@ -37,15 +38,15 @@ export class WatchNotifier extends ReloadNotifier {
   }
 
   async #answer(watch: Watch, engine: EngineView): Promise<boolean> {
-    const answer = await engine.answerAsync(watch.question, { limit: WATCH_ANSWER_LIMIT });
+    const reply = await replyToQuestion(engine, { question: watch.question, limit: WATCH_ANSWER_LIMIT });
     // Only an answer settles a watched question: closest coverage is what it had when it was watched.
-    if (answer.assurance !== 'answer') return false;
+    const outcome = reply.outcome;
+    if (outcome.kind !== 'answered') return false;
     // Another shard or replica checking after the same reload may have taken it already.
     if (!(await this.community.watches.claim(watch.id, this.now()))) return false;
-    const citations = answer.results.map((result) => result.citation);
     const rendered = withRow(
-      renderAnswer(answer, { question: watch.question, limit: WATCH_ANSWER_LIMIT, offset: 0, source: null }),
-      feedbackRow(questionHash(watch.question), citations[0] ?? ''),
+      renderReply(reply, { limit: WATCH_ANSWER_LIMIT, offset: 0, source: null }),
+      feedbackRow(questionHash(watch.question), outcome.citations[0] ?? ''),
     );
     const message = renderWatchAnswered(watch, rendered);
     let messageId: string | undefined;
@@ -65,33 +66,19 @@ export class WatchNotifier extends ReloadNotifier {
     // Kept until the store takes it: a watch left claimed would be posted again once its claim expires.
     this.record('a watched question’s end', (store) => store.watches.finish(watch.id));
     this.logger.info('watched question answered', { watch: watch.id, channel: watch.channelId });
-    const answeredAt = this.now();
-    this.record('a watched question’s answer', (store) =>
-      store.records.recordAnswer({
+    const at = this.now();
+    const place = { guildId: watch.guildId, channelId: watch.channelId, messageId: messageId ?? null };
+    writeReplyRecord(this.record, { question: watch.question, at, place }, outcome);
+    // Posted in the channel like an /ask answer, so followed like one for corrections.
+    if (messageId)
+      followCited(this.record, {
+        key: `watch:${watch.id}`,
         guildId: watch.guildId,
         channelId: watch.channelId,
-        messageId: messageId ?? null,
-        answeredAt,
-        question: store.recordQuestions ? watch.question : null,
-        questionHash: questionHash(watch.question),
-        citations,
-        corpusVersion: engine.version,
-      }),
-    );
-    // Posted in the channel like an /ask answer, so followed like one for corrections.
-    if (messageId) {
-      const passages = citedIn(answer.results);
-      this.record('a watched question’s citations', (store) =>
-        store.citations.follow({
-          interactionId: `watch:${watch.id}`,
-          messageId,
-          guildId: watch.guildId,
-          channelId: watch.channelId,
-          citedAt: answeredAt,
-          passages,
-        }),
-      );
-    }
+        messageId,
+        at,
+        passages: outcome.cited,
+      });
     return true;
   }
 }

@@ -1,6 +1,6 @@
 import type MiniSearch from 'minisearch';
 import type { Options, SearchOptions, SearchResult } from 'minisearch';
-import type { Article, ArticleMeta, Corpus } from '../corpus/article.ts';
+import { type Article, type ArticleMeta, articleMeta, type Corpus } from '../corpus/article.ts';
 import { passageIds as passageIdsOf } from '../corpus/shared-corpus.ts';
 import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
@@ -933,16 +933,7 @@ function questionTerms(question: string): string[] {
 
 /** What cites a passage of an article: its citation and the article's metadata. */
 function quotedFrom(article: Article, citation: string): ArticleMeta & { citation: string; article: string } {
-  return {
-    citation,
-    article: article.id,
-    title: article.title,
-    publisher: article.publisher,
-    url: article.url,
-    published: article.published,
-    author: article.author,
-    language: article.language,
-  };
+  return { citation, article: article.id, ...articleMeta(article) };
 }
 
 /** A candidate as the answer model reads the ranking. */

@@ -217,7 +217,74 @@ describe('npm run ask', { timeout: 90_000 }, () => {
       query: 'What is the capital of Australia?',
       results: [],
       time: null,
+      assurance: 'none',
     });
+  });
+
+  it('says how sure each reply is: an answer, closest coverage under its plain first line, "Which story?" with the --story to choose', async () => {
+    const questions = [
+      'Who threatened the mayor of Teteghem?',
+      'What did the mayor say?',
+      'What did the mayor threaten?',
+    ];
+    const json = await ask(['--json', '--stdin'], `${questions.join('\n')}\n`);
+    const [answer, closest, stories] = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(answer).toMatchObject({ assurance: 'answer' });
+    expect(answer).not.toHaveProperty('stories');
+    expect(closest).toMatchObject({ assurance: 'closest' });
+    expect(closest).not.toHaveProperty('stories');
+    expect(stories).toMatchObject({
+      assurance: 'closest',
+      stories: [
+        {
+          article: 'teteghem-mayor-threatened-with-gun',
+          title:
+            "French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain",
+          publisher: null,
+          published: null,
+        },
+        { article: 'calais-mayor-renews-border-threat', publisher: null, published: null },
+      ],
+    });
+    // The existing fields, in their order, then the new ones.
+    expect(Object.keys(stories!)).toEqual(['query', 'results', 'time', 'assurance', 'stories']);
+    for (const result of stories!.results as Record<string, unknown>[])
+      expect(Object.keys(result)).toEqual(RESULT_KEYS);
+
+    const text = await ask(['What did the mayor threaten?']);
+    expect(text.stdout).toMatch(
+      /^I found nothing that clearly answers this\. Closest coverage:\n1\. \(closest\) “/,
+    );
+    expect(text.stdout).toContain(
+      'Which story? The question fits several; ask again with --story ID to answer within one:',
+    );
+    expect(text.stdout).toContain('  2. The Mayor of Calais has said she will renewed her threat');
+    expect(text.stdout).toContain('(--story calais-mayor-renews-border-threat)');
+
+    const within = await ask([
+      '--json',
+      '--story',
+      'calais-mayor-renews-border-threat',
+      'What did the mayor threaten?',
+    ]);
+    const chosen = JSON.parse(within.stdout) as { assurance: string; results: { article: string }[] };
+    expect(chosen.assurance).toBe('answer');
+    expect(chosen).not.toHaveProperty('stories');
+    expect(new Set(chosen.results.map((result) => result.article))).toEqual(
+      new Set(['calais-mayor-renews-border-threat']),
+    );
+    const plain = await ask(['--story', 'calais-mayor-renews-border-threat', 'What did the mayor threaten?']);
+    expect(plain.stdout).toMatch(/^1\. “The Mayor of Calais/);
+  });
+
+  it('refuses a --story that is not in the corpus in plain words, exit code 1', async () => {
+    const run = await ask(['--story', 'no-such-article', 'mayor']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('ask: no article "no-such-article" in the corpus');
+    expect(run.stdout).toBe('');
   });
 
   it('with --stdin --json answers every line in order, one line each, blank and odd lines included', async () => {

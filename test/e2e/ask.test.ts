@@ -40,7 +40,11 @@ describe('GIVEN the bot on the bundled corpus, logged in to the stand-in Discord
 
   it('/ask private:true answers only to the asker, and limit:1 gives one passage', async () => {
     const { data } = await send(
-      chatInput('ask', { question: 'Who threatened the mayor?', limit: 1, private: true }, member),
+      chatInput(
+        'ask',
+        { question: 'Who threatened the mayor of Teteghem?', limit: 1, private: true },
+        member,
+      ),
     ).final();
     expect((data.flags as number) & EPHEMERAL).toBe(EPHEMERAL);
     expect(data.embeds).toHaveLength(1);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { questionHash } from '../../src/community/community-store.ts';
 import { APOLOGY } from '../../src/interactions/dispatch.ts';
 import type { EngineView, LibraryView } from '../../src/interactions/library-view.ts';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
@@ -193,8 +194,10 @@ describe('GIVEN a corpus with hostile text, a very long paragraph and 25 article
     expect(logged?.context).toMatchObject({
       command: 'ask',
       user: user.userId,
-      options: { question: 'will this explode?' },
+      // The question is personal data: its length and hash are logged, not its text (LOG_QUESTIONS=false).
+      options: { question: { length: 18, hash: questionHash('will this explode?') } },
     });
+    expect(JSON.stringify(logged)).not.toContain('will this explode');
     expect(String((logged?.context?.error as Error | undefined)?.message)).toContain('injected');
 
     const after = await harness.discord

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Article } from '../../src/corpus/article.ts';
 import { loadCorpus, makeCorpus } from '../../src/corpus/load-corpus.ts';
-import { correctionOf, shortDiff } from '../../src/factcheck/correction.ts';
-import { renderCorrection, renderCorrections } from '../../src/interactions/render/correction.ts';
+import { correctionOf } from '../../src/factcheck/correction.ts';
+import { renderCorrection, renderCorrections, shortDiff } from '../../src/interactions/render/correction.ts';
 import { finalizeReply, payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Engine } from '../../src/search/engine.ts';
 

@@ -1,6 +1,7 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { questionHash } from '../../src/community/community-store.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { AnyCommand, Command, ProgressReporter } from '../../src/interactions/command.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
@@ -95,7 +96,7 @@ const commands: AnyCommand[] = [
     data: builder('refuse'),
     options: Empty,
     execute: () => {
-      throw new UserError('nope', 'You cannot do that here.');
+      throw new UserError('forbidden', 'You cannot do that here.');
     },
   } satisfies Command<typeof Empty>,
   {
@@ -262,6 +263,20 @@ describe('dispatchInteraction', () => {
     );
   });
 
+  it('logs what a member typed as its length and hash, and the text itself only with LOG_QUESTIONS=true', async () => {
+    const typed = { question: 'Is my neighbour the mayor?', limit: 2 };
+    const logged = async (env: Record<string, string>) => {
+      const { ctx, responder, logger } = setup(env);
+      await dispatchInteraction(command('boom', typed), responder, ctx);
+      return logger.events.find((event) => event.context?.options !== undefined)?.context?.options;
+    };
+    expect(await logged({})).toEqual({
+      question: { length: 26, hash: questionHash('Is my neighbour the mayor?') },
+      limit: 2,
+    });
+    expect(await logged({ LOG_QUESTIONS: 'true' })).toEqual(typed);
+  });
+
   it('edits the deferred reply with the apology when the error comes after deferring', async () => {
     const { ctx, responder } = setup();
     await dispatchInteraction(command('late-boom'), responder, ctx);
@@ -291,7 +306,7 @@ describe('dispatchInteraction', () => {
     expect(await dispatchInteraction(command('refuse'), responder, ctx)).toEqual({
       name: 'refuse',
       outcome: 'user-error',
-      code: 'nope',
+      code: 'forbidden',
     });
     expect(content(responder.calls[0])).toBe('You cannot do that here.');
     expect(flags(responder.calls[0]) & 64).toBe(64);

@@ -8,6 +8,7 @@ import {
   chatInput,
   messageCommand,
   modalSubmit,
+  stringSelect,
 } from '../support/stand-in-discord/interactions.ts';
 
 const sender = {
@@ -164,6 +165,42 @@ describe('fromApiInteraction', () => {
       customId: 'ask:more:3:3',
       message: { id: '600000000000000001', content: 'hello', embeds: [{ footer: { text: 'Asked: who?' } }] },
     });
+  });
+
+  it('reads a choice in a string select menu as a component with the values chosen', () => {
+    const message = userMessage('600000000000000002', 'Which story?', {
+      id: '1',
+      username: 'a',
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+    });
+    message.components = [
+      {
+        type: 1,
+        components: [
+          {
+            type: 3,
+            custom_id: 'ask:story:3:public',
+            options: [
+              { label: '1. Teteghem', value: 'teteghem' },
+              { label: '2. Calais', value: 'calais' },
+            ],
+          },
+        ],
+      },
+    ];
+    expect(fromApiInteraction(stringSelect(message, 'ask:story:3:public', ['calais'], sender))).toMatchObject(
+      {
+        kind: 'button',
+        customId: 'ask:story:3:public',
+        values: ['calais'],
+        message: { id: '600000000000000002', customIds: ['ask:story:3:public'] },
+      },
+    );
+    expect(() => stringSelect(message, 'ask:story:3:public', ['elsewhere'], sender)).toThrow(
+      /offers no option/,
+    );
   });
 
   it('reads the target of a message context-menu command', () => {

@@ -3,14 +3,17 @@ import {
   type APIButtonComponent,
   type APIComponentInMessageActionRow,
   type APIEmbed,
+  type APIStringSelectComponent,
   ButtonStyle,
   ComponentType,
 } from 'discord.js';
+import { formatValues } from '../../answering/outlet-values.ts';
+import type { QuestionReply } from '../../answering/reply-to-question.ts';
 import type { Article } from '../../corpus/article.ts';
 import { dateLabel } from '../../corpus/published-date.ts';
-import { type Disagreement, formatValues } from '../../factcheck/outlets-differ.ts';
-import type { Answer, AnswerResult, Highlight, ReportRef } from '../../search/answer.ts';
-import { describeTime } from '../../search/time-layer.ts';
+import type { Disagreement } from '../../factcheck/outlets-differ.ts';
+import type { AnswerResult, Highlight, ReportRef, StoryChoice } from '../../search/answer.ts';
+import { markSpans } from '../../text/marked-spans.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { citationLine, code, isWebUrl } from './citation.ts';
 import { escapeText } from './escape.ts';
@@ -18,13 +21,12 @@ import { Limits } from './limits.ts';
 import { customIds, queryFooter } from './query-state.ts';
 import { fitText } from './truncate.ts';
 
-/** How an answer was asked for, to label it and to build its "More results" button. */
-export interface AnswerRequest {
-  question: string;
+/** How a reply was asked for, to label it and to build its buttons (the question is the reply's). */
+export interface ReplyScope {
   limit: number;
   offset: number;
-  /** The article the answer was limited to (`/ask source:`), if any. */
-  source: Article | null;
+  /** The article the answer was limited to (`/ask source:`, a chosen story), if any. */
+  source: Pick<Article, 'id' | 'title'> | null;
   /** The publication period the answer was limited to, as written (`/ask since:` / `until:`). */
   since?: string;
   until?: string;
@@ -35,30 +37,44 @@ export interface AnswerRequest {
    * @default 'your question'
    */
   subject?: string;
-  /** Where the outlets grouped with a result disagree, by the result's citation. */
-  disagreements?: ReadonlyMap<string, readonly Disagreement[]>;
+  /** Whether the reply is visible to the asker alone, which a story chosen from it keeps. @default false */
+  private?: boolean;
 }
+
+/** The first line of closest coverage: the archive may not answer the question. */
+export const CLOSEST_LINE = 'I found nothing that clearly answers this. Closest coverage:';
 
 /** Embed colour of answers (Discord's blurple), so they are recognisable in a busy channel. */
 const ANSWER_COLOUR = 0x5865f2;
+/** Closest coverage in Discord's yellow: not an answer, and not to be read as one. */
+const CLOSEST_COLOUR = 0xf0b232;
 const NO_COVERAGE_COLOUR = 0x99aab5;
 /** Leaves room in the 6,000-character total for five results with titles, citations and the footer. */
 const QUOTE_BUDGET = 850;
 
+/** The pipeline's reply as a Discord message: an answer, the closest coverage, or "No coverage found". */
+export function renderReply(reply: QuestionReply, scope: ReplyScope): ReplyPayload {
+  return reply.answer.results.length === 0 ? renderNoCoverage(reply, scope) : renderPassages(reply, scope);
+}
+
 /**
- * An answer as a Discord reply: one embed per passage, each a quote with the question's terms in bold
- * and a citation line; buttons for the context of each result and for the next page.
+ * Passages as a Discord reply: one embed per passage, each a quote with the question's terms in bold
+ * and a citation line; buttons for the context of each result and for the next page. Closest coverage
+ * opens with `CLOSEST_LINE` and its embeds are yellow and labelled; when the question fits several
+ * stories, they are listed with a "Which story?" menu that answers within the one chosen.
  */
-export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPayload {
-  const from = request.offset + 1;
-  const to = request.offset + answer.results.length;
+function renderPassages(reply: QuestionReply, scope: ReplyScope): ReplyPayload {
+  const { answer } = reply;
+  const closest = reply.assurance !== 'answer';
+  const from = scope.offset + 1;
+  const to = scope.offset + answer.results.length;
   const footer = queryFooter(
     {
-      question: request.question,
-      source: request.source?.id ?? null,
-      ...(request.since ? { since: request.since } : {}),
-      ...(request.until ? { until: request.until } : {}),
-      ...(request.outlets?.length ? { outlets: request.outlets } : {}),
+      question: reply.question,
+      source: scope.source?.id ?? null,
+      ...(scope.since ? { since: scope.since } : {}),
+      ...(scope.until ? { until: scope.until } : {}),
+      ...(scope.outlets?.length ? { outlets: scope.outlets } : {}),
     },
     `Results ${from}–${to}${answer.hasMore ? ' · more available' : ''}`,
   );
@@ -66,34 +82,103 @@ export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPaylo
     const rank = `${from + index}. `;
     return rank + fitText(result.title, Limits.embedTitle - rank.length, { render: escapeText });
   });
-  // Share what the 6,000-character total leaves after titles and the footer between the quotes.
-  const spare = Limits.embedTotal - 100 - Math.min(footer.length, Limits.footerText) - titles.join('').length;
+  const stories = reply.stories.length > 0 ? storiesEmbed(reply.stories) : undefined;
+  // Share what the 6,000-character total leaves after titles, the stories and the footer between the quotes.
+  const spare =
+    Limits.embedTotal -
+    100 -
+    Math.min(footer.length, Limits.footerText) -
+    titles.join('').length -
+    (stories?.description?.length ?? 0) -
+    (closest ? CLOSEST_AUTHOR.length * answer.results.length : 0);
   const perResult = Math.min(2000, Math.floor(spare / Math.max(1, answer.results.length)));
-  const embeds = answer.results.map((result, index) =>
-    resultEmbed(result, titles[index]!, perResult, request.disagreements?.get(result.citation) ?? []),
-  );
+  const embeds = answer.results.map((result, index) => {
+    const embed = resultEmbed(
+      result,
+      titles[index]!,
+      perResult,
+      reply.disagreements.get(result.citation) ?? [],
+    );
+    return closest ? { ...embed, color: CLOSEST_COLOUR, author: { name: CLOSEST_AUTHOR } } : embed;
+  });
+  if (stories) embeds.push(stories);
   const last = embeds.at(-1);
   if (last) last.footer = { text: footer };
+  const note = reply.timeNote ? `${escapeText(reply.timeNote)}\n` : '';
+  const scoped = `${scopeOf(scope)}${periodScope(scope)}`;
   const count =
     answer.results.length === 1 ? 'One passage answers' : `${answer.results.length} passages answer`;
-  const scope = request.source ? ` in *${fitText(request.source.title, 300, { render: escapeText })}*` : '';
+  const content = closest
+    ? `${CLOSEST_LINE}${scoped ? `\n-# Searched${scoped}.` : ''}${note ? `\n${note.trimEnd()}` : ''}`
+    : `${note}${count} ${scope.subject ?? 'your question'}${scoped}:`;
   return {
-    content: `${timeNote(answer)}${count} ${request.subject ?? 'your question'}${scope}${periodScope(request)}:`,
+    content,
     embeds,
-    components: answerButtons(answer, request),
+    components: [
+      ...answerButtons(reply, scope),
+      ...(reply.stories.length > 0 ? [storyMenu(reply.stories, scope)] : []),
+    ],
   };
 }
 
+/** Each closest-coverage passage says so itself, so a quote forwarded alone is not taken as an answer. */
+const CLOSEST_AUTHOR = 'Closest coverage · may not answer the question';
+
+/** "Which story?": the stories the question fits, headline, outlet and date, best first. */
+function storiesEmbed(stories: readonly StoryChoice[]): APIEmbed {
+  return {
+    title: 'Which story?',
+    color: CLOSEST_COLOUR,
+    description: [
+      'Your question fits several stories. Choose one below to have it answered within that story:',
+      ...stories.map(
+        (story, index) =>
+          `${index + 1}. ${fitText(story.title, 200, { render: escapeText })} — ${escapeText(storySource(story))}`,
+      ),
+    ].join('\n'),
+  };
+}
+
+/** "BBC, 2015-08-01", or "publisher unknown, undated". */
+function storySource(story: Pick<StoryChoice, 'publisher' | 'published'>): string {
+  return `${story.publisher ?? 'publisher unknown'}, ${dateLabel(story.published)}`;
+}
+
+/**
+ * The "Which story?" string select. Its custom_id carries the page size and whether the reply is
+ * private; each option's value is an article id; the question and period are in the footer.
+ */
+function storyMenu(
+  stories: readonly StoryChoice[],
+  scope: ReplyScope,
+): APIActionRowComponent<APIComponentInMessageActionRow> {
+  const menu: APIStringSelectComponent = {
+    type: ComponentType.StringSelect,
+    custom_id: customIds.story(scope.limit, scope.private === true),
+    placeholder: 'Which story?',
+    options: stories
+      .filter((story) => story.article.length <= Limits.selectOptionValue)
+      .slice(0, Limits.selectOptions)
+      .map((story, index) => ({
+        // Numbered as in the list above; the number is never what a cut title loses.
+        label: `${index + 1}. ${fitText(story.title, Limits.selectOptionLabel - `${index + 1}. `.length)}`,
+        value: story.article,
+        description: fitText(storySource(story), Limits.selectOptionLabel),
+      })),
+  };
+  return { type: ComponentType.ActionRow, components: [menu] };
+}
+
+/** ` in *Headline*` when the answer was limited to one article. */
+function scopeOf(scope: ReplyScope): string {
+  return scope.source ? ` in *${fitText(scope.source.title, 300, { render: escapeText })}*` : '';
+}
+
 /** "No coverage found", with the closest headlines so the user can rephrase or look further. */
-export function renderNoCoverage(
-  question: string,
-  closest: readonly Article[],
-  source: Article | null,
-  period: { since?: string; until?: string; outlets?: readonly string[] } = {},
-  namedPeriod?: string,
-): ReplyPayload {
-  const shown = fitText(question.replace(/\s+/g, ' ').trim(), 300, { render: escapeText });
-  const scope = `${source ? ` in *${fitText(source.title, 200, { render: escapeText })}*` : ''}${periodScope(period)}`;
+function renderNoCoverage(reply: QuestionReply, scope: ReplyScope): ReplyPayload {
+  const shown = fitText(reply.question.replace(/\s+/g, ' ').trim(), 300, { render: escapeText });
+  const namedPeriod = reply.answer.time?.named?.label;
+  const closest = reply.closestHeadlines;
   const embeds: APIEmbed[] =
     closest.length === 0
       ? []
@@ -112,15 +197,9 @@ export function renderNoCoverage(
           },
         ];
   return {
-    content: `**No coverage found**${scope} for “${shown}”. Nothing in the archive${namedPeriod ? ` from ${escapeText(namedPeriod)}` : ''} answers it, and a guess would be worse than no answer.`,
+    content: `**No coverage found**${scopeOf(scope)}${periodScope(scope)} for “${shown}”. Nothing in the archive${namedPeriod ? ` from ${escapeText(namedPeriod)}` : ''} answers it, and a guess would be worse than no answer.`,
     embeds,
   };
-}
-
-/** What the question's time words did, as a first line of its own. */
-function timeNote(answer: Answer): string {
-  const note = describeTime(answer.time);
-  return note ? `${escapeText(note)}\n` : '';
 }
 
 /** "First reported by Wire (1987-02-26) · latest: Coastal Courier (2015-08-31)". */
@@ -188,31 +267,13 @@ export function outletsDifferLine(disagreement: Disagreement): string {
   return `**Outlets differ** on ${disagreement.kind === 'date' ? 'a date' : `a ${disagreement.kind}`}: ${values}`;
 }
 
-/**
- * The quote, escaped, with each highlighted span in bold. Spans are clipped to the text given (the
- * quote may have been cut) and merged where they touch.
- */
+/** The quote, escaped, with each highlighted span in bold (clipped to the text given, merged where they touch). */
 export function highlight(text: string, highlights: readonly Highlight[]): string {
-  const spans: Highlight[] = [];
-  for (const span of highlights
-    .map(({ start, end }) => ({ start: Math.max(0, start), end: Math.min(text.length, end) }))
-    .filter(({ start, end }) => end > start)
-    .sort((a, b) => a.start - b.start)) {
-    const last = spans.at(-1);
-    // Touching or overlapping spans become one, or the markers would run into each other (`****`).
-    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
-    else spans.push({ ...span });
-  }
-  let out = '';
-  let at = 0;
-  for (const span of spans) {
-    out += escapeText(text.slice(at, span.start));
-    const marked = text.slice(span.start, span.end);
+  return markSpans(text, highlights, {
+    plain: escapeText,
     // Bold needs no leading or trailing space inside the markers to render.
-    out += marked.trim() === '' ? escapeText(marked) : boldTrimmed(marked);
-    at = span.end;
-  }
-  return out + escapeText(text.slice(at));
+    marked: (part) => (part.trim() === '' ? escapeText(part) : boldTrimmed(part)),
+  });
 }
 
 /** Collapses whitespace runs to one space and trims, moving highlight offsets to match. */
@@ -250,9 +311,10 @@ function boldTrimmed(text: string): string {
 }
 
 function answerButtons(
-  answer: Answer,
-  request: AnswerRequest,
+  reply: QuestionReply,
+  request: ReplyScope,
 ): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+  const { answer } = reply;
   const rows: APIActionRowComponent<APIComponentInMessageActionRow>[] = [];
   const context: APIButtonComponent[] = answer.results
     .map((result, index) => ({ result, rank: request.offset + index + 1 }))

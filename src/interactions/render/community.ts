@@ -10,7 +10,7 @@ import type { Watch } from '../../community/watch-list.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
-import { queryFooter } from './query-state.ts';
+import { type QueryState, queryFooter } from './query-state.ts';
 import { fitText } from './truncate.ts';
 
 /**
@@ -50,12 +50,12 @@ export function feedbackRow(hash: string, firstCitation: string): Row {
 }
 
 /** "Notify me" under "No coverage found", with the question kept in a footer for the button to read. */
-export function withNotifyMe(payload: ReplyPayload, question: string): ReplyPayload {
+export function withNotifyMe(payload: ReplyPayload, state: QueryState): ReplyPayload {
   const embeds = payload.embeds ?? [];
   const invitation: APIEmbed = {
     description:
       'Press **Notify me** and I will post the answer in this channel once the archive covers it, mentioning only you (for 30 days; `/watches` lists them).',
-    footer: { text: queryFooter({ question, source: null }, 'No coverage yet') },
+    footer: { text: queryFooter(state, 'No coverage yet') },
   };
   return withRow(
     { ...payload, embeds: [...embeds.slice(0, Limits.embeds - 1), invitation] },

@@ -1,6 +1,6 @@
 import type { ArticleMeta } from '../../corpus/article.ts';
+import type { DiffPart } from '../../factcheck/check-quote.ts';
 import type { Correction } from '../../factcheck/correction.ts';
-import { shortDiff } from '../../factcheck/correction.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { citationLine, code } from './citation.ts';
 import { renderDiff } from './quote-check.ts';
@@ -52,4 +52,21 @@ function renderOne({ correction, article }: ShownCorrection, budget: number): st
       ? citationLine(article, correction.newCitation)
       : `Now: ${code(`/cite ${correction.newCitation}`)}`,
   ].join('\n');
+}
+
+/**
+ * The diff with long unchanged stretches cut to `context` words either side of a change, for a short
+ * reply: "… he had spent over ~~$18,000~~ __$16,000__ traveling from Syria …".
+ */
+export function shortDiff(diff: readonly DiffPart[], context = 5): DiffPart[] {
+  return diff.map((part, i) => {
+    if (part.op !== 'same') return part;
+    const words = part.text.split(/\s+/);
+    const afterChange = i > 0;
+    const beforeChange = i < diff.length - 1;
+    if (words.length <= (afterChange ? context : 0) + (beforeChange ? context : 0) + 1) return part;
+    const head = afterChange ? words.slice(0, context) : [];
+    const tail = beforeChange ? words.slice(-context) : [];
+    return { op: 'same', text: [...head, '…', ...tail].join(' ') };
+  });
 }

@@ -17,6 +17,11 @@ export const Limits = {
   buttonsPerRow: 5,
   customId: 100,
   buttonLabel: 80,
+  /** Options of one string select menu. */
+  selectOptions: 25,
+  selectOptionLabel: 100,
+  selectOptionValue: 100,
+  selectPlaceholder: 150,
   autocompleteChoices: 25,
   choiceName: 100,
   choiceValue: 100,

@@ -1,8 +1,9 @@
-import type {
-  APIActionRowComponent,
-  APIButtonComponent,
-  APIComponentInMessageActionRow,
-  APIEmbed,
+import {
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  ComponentType,
 } from 'discord.js';
 import type { AutocompleteChoice, ReplyPayload } from '../incoming.ts';
 import { isWebUrl } from './citation.ts';
@@ -113,7 +114,18 @@ function fitComponents(
                 ...component,
                 label: hardCut(neutraliseMentions(component.label), Limits.buttonLabel),
               } as APIButtonComponent)
-            : component,
+            : component.type === ComponentType.StringSelect
+              ? {
+                  ...component,
+                  options: component.options.slice(0, Limits.selectOptions).map((option) => ({
+                    ...option,
+                    label: hardCut(option.label, Limits.selectOptionLabel) || option.value,
+                    ...(option.description === undefined
+                      ? {}
+                      : { description: hardCut(option.description, Limits.selectOptionLabel) }),
+                  })),
+                }
+              : component,
         ),
     }))
     .filter((row) => row.components.length > 0)
@@ -186,6 +198,31 @@ export function payloadViolations(payload: ReplyPayload): string[] {
       if ('label' in component && typeof component.label === 'string') {
         check(component.label.length <= Limits.buttonLabel, 'button label too long');
         check(!hasLiveMention(component.label), 'button label has a live mention');
+      }
+      if (component.type === ComponentType.StringSelect) {
+        check(row.components.length === 1, 'a select menu shares its row');
+        check(
+          component.options.length >= 1 && component.options.length <= Limits.selectOptions,
+          `a select menu needs 1 to ${Limits.selectOptions} options`,
+        );
+        check(
+          (component.placeholder?.length ?? 0) <= Limits.selectPlaceholder,
+          'select placeholder too long',
+        );
+        for (const option of component.options) {
+          check(
+            option.label.length >= 1 && option.label.length <= Limits.selectOptionLabel,
+            'select option label length',
+          );
+          check(
+            option.value.length >= 1 && option.value.length <= Limits.selectOptionValue,
+            'select option value length',
+          );
+          check(
+            (option.description?.length ?? 0) <= Limits.selectOptionLabel,
+            'select option description too long',
+          );
+        }
       }
     }
   }

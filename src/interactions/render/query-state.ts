@@ -8,6 +8,8 @@ import { neutraliseMentions, stripZeroWidth } from './escape.ts';
  * - `ask:more:<offset>:<limit>`: the next page of an answer;
  * - `ask:ctx:<citation>`: the paragraphs around one result (a citation too long for 100 characters
  *   gets no button; `/cite` still shows it);
+ * - `ask:story:<limit>:<public|private>`: the "Which story?" menu of closest coverage; the chosen
+ *   option's value is the article id to answer within;
  * - `sources:page:<page>:<query>`: a page of `/sources`; the option caps the query at 80 characters.
  *
  * The question itself may be up to 1,000 characters, so "More results" reads it back from the message
@@ -77,6 +79,8 @@ export function readQueryState(embeds: readonly APIEmbed[]): QueryState | null {
 export const customIds = {
   more: (offset: number, limit: number) => `ask:more:${offset}:${limit}`,
   context: (citation: string) => `ask:ctx:${citation}`,
+  /** The "Which story?" menu: the page size, and whether the reply is the asker's alone (kept by the answer). */
+  story: (limit: number, isPrivate: boolean) => `ask:story:${limit}:${isPrivate ? 'private' : 'public'}`,
   sourcesPage: (page: number, query: string) => `sources:page:${page}:${query}`,
   /** The timeline of an answer's question (read from the answer's footer), privately. */
   timelineOfAnswer: 'ask:timeline',

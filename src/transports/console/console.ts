@@ -10,13 +10,13 @@ import type {
   SourceMessage,
 } from '../../interactions/incoming.ts';
 import { type ConsoleIdentity, parseLine, readLocalFiles } from './parse-line.ts';
-import { buttonsOf, COLOUR, markdown, type Palette, PLAIN, renderText } from './render-text.ts';
+import { buttonsOf, COLOUR, choicesOf, markdown, type Palette, PLAIN, renderText } from './render-text.ts';
 import { SavedFiles } from './saved-files.ts';
 
 /** Every permission bit: the operator at the console is the server's owner, in effect. */
 const ALL_PERMISSIONS = (1n << 53n) - 1n;
 
-/** A reply printed at the console, kept so `/press <n>` can press its buttons. */
+/** A reply printed at the console, kept so `/press <n>` and `/choose <n>` can use its buttons and menu. */
 interface Shown {
   id: string;
   payload: ReplyPayload;
@@ -141,10 +141,17 @@ export async function runConsole(options: {
       ctx,
     );
   };
-  const press = async (customId: string, message: SourceMessage) => {
+  const press = async (customId: string, message: SourceMessage, values?: string[]) => {
     pressed = message;
     await dispatchInteraction(
-      { id: `console-press-${shown}`, ...identity, kind: 'button', customId, message },
+      {
+        id: `console-press-${shown}`,
+        ...identity,
+        kind: 'button',
+        customId,
+        message,
+        ...(values ? { values } : {}),
+      },
       responder,
       ctx,
     );
@@ -211,12 +218,27 @@ export async function runConsole(options: {
       if (unreadable) print(palette.dim(unreadable));
       else await dispatchInteraction(action.interaction, responder, ctx);
     }
-    if (action.kind === 'press') {
-      const button = last ? buttonsOf(last.payload)[action.button - 1] : undefined;
-      if (!last || buttonsOf(last.payload).length === 0) print(palette.dim('The last reply has no buttons.'));
-      else if (!button) print(palette.dim('There is no such button on the last reply.'));
+    if (action.kind === 'press' || action.kind === 'choose') {
+      const [listed, number, none, missing] =
+        action.kind === 'press'
+          ? [
+              buttonsOf,
+              action.button,
+              'The last reply has no buttons.',
+              'There is no such button on the last reply.',
+            ]
+          : [
+              choicesOf,
+              action.option,
+              'The last reply has no menu.',
+              'There is no such option in the last reply’s menu.',
+            ];
+      const pressable = last ? listed(last.payload) : [];
+      const button = pressable[number - 1];
+      if (!last || pressable.length === 0) print(palette.dim(none));
+      else if (!button) print(palette.dim(missing));
       else if (button.disabled) print(palette.dim(`"${button.label}" is disabled.`));
-      else await press(button.customId, messageOf(last));
+      else await press(button.customId, messageOf(last), button.values);
     }
     if (interactive) lines.prompt();
   }
@@ -235,6 +257,7 @@ function help(ctx: DispatchContext, palette: Palette): string {
     `  ${palette.bold('/find <text>')}  check a claim, as "Find coverage" does on a message`,
     `  ${palette.bold('/complete <command> <option> <text>')}  what autocomplete suggests`,
     `  ${palette.bold('/press <n>')}  press button n of the last reply`,
+    `  ${palette.bold('/choose <n>')}  choose option n of the last reply’s menu ("Which story?")`,
     `  ${palette.bold('/followup <question>')}  a follow-up about the last answer's story, as its Follow up button asks`,
     `  ${palette.bold('/quit')}`,
     markdown(

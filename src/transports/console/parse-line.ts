@@ -24,6 +24,7 @@ export interface ConsoleIdentity {
 export type ConsoleAction =
   | { kind: 'interaction'; interaction: IncomingInteraction }
   | { kind: 'press'; button: number }
+  | { kind: 'choose'; option: number }
   | { kind: 'help' }
   | { kind: 'quit' }
   | { kind: 'nothing' }
@@ -38,7 +39,8 @@ let sequence = 0;
  * - `/corpus remove id:foo`: a subcommand is the first word;
  * - `/find <text>`: the "Find coverage" message command on a message with that text;
  * - `/complete <command> <option> <text>`: what autocomplete would suggest;
- * - `/press <n>`: press button n of the last reply; `/help`; `/quit`;
+ * - `/press <n>`: press button n of the last reply (its menus' options are numbered after its buttons);
+ * - `/choose <n>`: choose option n of the last reply's menu ("Which story?"); `/help`; `/quit`;
  * - a line without a slash is a question for `/ask`.
  */
 export function parseLine(line: string, registry: CommandRegistry, identity: ConsoleIdentity): ConsoleAction {
@@ -59,6 +61,12 @@ export function parseLine(line: string, registry: CommandRegistry, identity: Con
       return Number.isInteger(button) && button > 0
         ? { kind: 'press', button }
         : { kind: 'error', message: 'Usage: /press <number of the button>' };
+    }
+    case 'choose': {
+      const option = Number.parseInt(rest, 10);
+      return Number.isInteger(option) && option > 0
+        ? { kind: 'choose', option }
+        : { kind: 'error', message: 'Usage: /choose <number of the option>' };
     }
     case 'find':
     case 'find-coverage': {

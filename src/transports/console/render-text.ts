@@ -1,6 +1,12 @@
-import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed } from 'discord.js';
+import {
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  ComponentType,
+} from 'discord.js';
 import type { ReplyPayload } from '../../interactions/incoming.ts';
 import { EPHEMERAL } from '../../interactions/render/payload.ts';
+import { ANSI } from '../../text/ansi.ts';
 
 /** ANSI styles, or nothing when the output is not a terminal. */
 export interface Palette {
@@ -15,16 +21,14 @@ export interface Palette {
   dropped(text: string): string;
 }
 
-const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
-
 export const COLOUR: Palette = {
-  bold: ansi(1, 22),
-  italic: ansi(3, 23),
-  dim: ansi(2, 22),
-  code: ansi(36, 39),
-  accent: ansi(34, 39),
-  added: (text) => ansi(4, 24)(ansi(32, 39)(text)),
-  dropped: (text) => ansi(9, 29)(ansi(31, 39)(text)),
+  bold: ANSI.bold,
+  italic: ANSI.italic,
+  dim: ANSI.dim,
+  code: ANSI.cyan,
+  accent: ANSI.blue,
+  added: (text) => ANSI.underline(ANSI.green(text)),
+  dropped: (text) => ANSI.strike(ANSI.red(text)),
 };
 
 export const PLAIN: Palette = {
@@ -37,17 +41,40 @@ export const PLAIN: Palette = {
   dropped: (text) => `[-${text}-]`,
 };
 
-/** A button as the console shows it: a number to `/press`, its label, and its custom_id. */
+/**
+ * A button as the console shows it: a number to `/press`, its label, and its custom_id. An option of a
+ * select menu is one too, with the value choosing it sends (`values`).
+ */
 export interface ConsoleButton {
   label: string;
   customId: string;
   disabled: boolean;
+  values?: string[];
 }
 
-/** The buttons of a reply, in order, as `/press <n>` numbers them. */
+function rowsOf(payload: ReplyPayload): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+  return (payload.components ?? []) as APIActionRowComponent<APIComponentInMessageActionRow>[];
+}
+
+/** The options of a reply's select menus, in order, as `/choose <n>` numbers them. */
+export function choicesOf(payload: ReplyPayload): ConsoleButton[] {
+  return rowsOf(payload).flatMap((row) =>
+    row.components.flatMap((component) =>
+      component.type === ComponentType.StringSelect
+        ? component.options.map((option) => ({
+            label: `${component.placeholder ?? 'Choose'} ${option.label}`,
+            customId: component.custom_id,
+            disabled: Boolean(component.disabled),
+            values: [option.value],
+          }))
+        : [],
+    ),
+  );
+}
+
+/** The buttons of a reply, then its menus' options, in order, as `/press <n>` numbers them. */
 export function buttonsOf(payload: ReplyPayload): ConsoleButton[] {
-  const rows = (payload.components ?? []) as APIActionRowComponent<APIComponentInMessageActionRow>[];
-  return rows.flatMap((row) =>
+  const buttons = rowsOf(payload).flatMap((row) =>
     row.components.flatMap((component) =>
       'custom_id' in component && 'label' in component
         ? [
@@ -60,6 +87,7 @@ export function buttonsOf(payload: ReplyPayload): ConsoleButton[] {
         : [],
     ),
   );
+  return [...buttons, ...choicesOf(payload)];
 }
 
 /**
@@ -72,11 +100,21 @@ export function renderText(payload: ReplyPayload, palette: Palette): string {
   if (payload.content) lines.push(markdown(payload.content, palette));
   for (const embed of payload.embeds ?? []) lines.push(embedText(embed, palette));
   const buttons = buttonsOf(payload);
-  if (buttons.length > 0) {
-    const labels = buttons.map(
+  const choices = choicesOf(payload);
+  const pressed = buttons.slice(0, buttons.length - choices.length);
+  if (pressed.length > 0) {
+    const labels = pressed.map(
       (button, index) => `[${index + 1}] ${button.label}${button.disabled ? ' (disabled)' : ''}`,
     );
     lines.push(palette.dim(`${labels.join('   ')}   — type /press <number>`));
+  }
+  if (choices.length > 0) {
+    // Numbered for /choose, and after the buttons for /press.
+    const labels = choices.map(
+      (choice, index) =>
+        `  [${index + 1}] ${choice.label} ${palette.dim(`(/choose ${index + 1} or /press ${pressed.length + index + 1})`)}`,
+    );
+    lines.push(...labels);
   }
   return lines.join('\n');
 }

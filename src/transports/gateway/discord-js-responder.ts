@@ -7,6 +7,7 @@ import {
   type MessageContextMenuCommandInteraction,
   MessageFlags,
   type ModalSubmitInteraction,
+  type StringSelectMenuInteraction,
 } from 'discord.js';
 import type {
   AutocompleteChoice,
@@ -20,6 +21,7 @@ type Answerable =
   | ChatInputCommandInteraction
   | MessageContextMenuCommandInteraction
   | ButtonInteraction
+  | StringSelectMenuInteraction
   | ModalSubmitInteraction
   | AutocompleteInteraction;
 
@@ -67,13 +69,14 @@ export class DiscordJsResponder implements Responder {
   }
 
   async update(payload: ReplyPayload): Promise<void> {
-    if (!this.interaction.isButton()) throw new Error('DiscordJsResponder: update() is only for buttons');
+    if (!this.interaction.isMessageComponent())
+      throw new Error('DiscordJsResponder: update() is only for buttons and menus');
     await this.interaction.update(body(payload));
   }
 
   async deferUpdate(): Promise<void> {
-    if (!this.interaction.isButton())
-      throw new Error('DiscordJsResponder: deferUpdate() is only for buttons');
+    if (!this.interaction.isMessageComponent())
+      throw new Error('DiscordJsResponder: deferUpdate() is only for buttons and menus');
     // discord.js then points `editReply` at the button's message and `followUp` at a new one.
     await this.interaction.deferUpdate();
   }

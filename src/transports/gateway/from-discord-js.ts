@@ -18,7 +18,7 @@ import {
 
 /**
  * Turns a discord.js interaction into the transport-neutral model the dispatcher takes. Returns null
- * for interaction kinds the bot does not handle (select menus, user context menus).
+ * for interaction kinds the bot does not handle (user, role and channel selects, user context menus).
  */
 export function fromDiscordJs(interaction: Interaction): IncomingInteraction | null {
   const base = {
@@ -56,6 +56,15 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
       kind: 'button',
       customId: interaction.customId,
       message: sourceMessage(interaction.message),
+    };
+  }
+  if (interaction.isStringSelectMenu()) {
+    return {
+      ...base,
+      kind: 'button',
+      customId: interaction.customId,
+      message: sourceMessage(interaction.message),
+      values: [...interaction.values],
     };
   }
   if (interaction.isModalSubmit()) {

@@ -9,6 +9,7 @@ import {
   type Interaction,
   type MessageContextMenuCommandInteraction,
   type ModalSubmitInteraction,
+  type StringSelectMenuInteraction,
 } from 'discord.js';
 import { type DispatchContext, dispatchInteraction } from '../../interactions/dispatch.ts';
 import { tokenRefused } from '../token-refused.ts';
@@ -62,6 +63,7 @@ export async function startGatewayBot(options: {
         | ChatInputCommandInteraction
         | MessageContextMenuCommandInteraction
         | ButtonInteraction
+        | StringSelectMenuInteraction
         | ModalSubmitInteraction
         | AutocompleteInteraction,
     );

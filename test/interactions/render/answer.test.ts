@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { collapseWhitespace, highlight, renderAnswer } from '../../../src/interactions/render/answer.ts';
+import { collapseWhitespace, highlight } from '../../../src/interactions/render/answer.ts';
 import type { AnswerResult } from '../../../src/search/answer.ts';
+import { renderAnswer } from '../../support/question-reply.ts';
 
 const result = (overrides: Partial<AnswerResult> = {}): AnswerResult => ({
   citation: 'mayor#2',

@@ -7,7 +7,6 @@ import { makeCorpus, parseArticleFile } from '../../../src/corpus/load-corpus.ts
 import { createDispatchContext } from '../../../src/interactions/context.ts';
 import { dispatchInteraction } from '../../../src/interactions/dispatch.ts';
 import type { AutocompleteChoice, ReplyPayload, Responder } from '../../../src/interactions/incoming.ts';
-import { renderAnswer, renderNoCoverage } from '../../../src/interactions/render/answer.ts';
 import { renderPassageInContext } from '../../../src/interactions/render/passage.ts';
 import {
   choicesViolations,
@@ -21,6 +20,7 @@ import { renderTimeline } from '../../../src/interactions/render/timeline.ts';
 import { memoryLogger } from '../../../src/logging/logger.ts';
 import type { AnswerResult } from '../../../src/search/answer.ts';
 import { Engine } from '../../../src/search/engine.ts';
+import { renderAnswer, renderNoCoverage } from '../../support/question-reply.ts';
 
 /** Pieces that break naive renderers: every mention form, markdown, escapes, long words, astral characters. */
 const hostile = fc.constantFrom(
@@ -145,6 +145,32 @@ describe('for arbitrary corpus text and questions, every rendered payload is wit
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('closest coverage, with the stories of "Which story?" and their menu', () => {
+    const story = fc.record({
+      article: id,
+      title: text(400),
+      publisher: fc.option(text(300), { nil: null }),
+      published: fc.option(text(40), { nil: null }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(result, { minLength: 1, maxLength: 5 }),
+        fc.array(story, { minLength: 2, maxLength: 5 }),
+        text(1000),
+        fc.boolean(),
+        (results, stories, question, isPrivate) => {
+          const reply = renderAnswer(
+            { query: question, results, hasMore: true, assurance: 'closest', stories },
+            { question, limit: 5, offset: 0, source: null, since: '2003', private: isPrivate },
+          );
+          ok(reply);
+          expect(reply.content).toMatch(/^I found nothing that clearly answers this\. Closest coverage:/);
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 

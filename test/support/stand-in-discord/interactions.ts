@@ -1,14 +1,19 @@
-import type {
-  APIApplicationCommandAutocompleteInteraction,
-  APIApplicationCommandInteractionDataBasicOption,
-  APIChatInputApplicationCommandInteraction,
-  APIInteractionGuildMember,
-  APIMessage,
-  APIMessageApplicationCommandInteraction,
-  APIMessageComponentButtonInteraction,
-  APIModalSubmitInteraction,
-  APIUser,
-  GuildMemberFlags,
+import {
+  type APIActionRowComponent,
+  type APIApplicationCommandAutocompleteInteraction,
+  type APIApplicationCommandInteractionDataBasicOption,
+  type APIChatInputApplicationCommandInteraction,
+  type APIComponentInMessageActionRow,
+  type APIInteractionGuildMember,
+  type APIMessage,
+  type APIMessageApplicationCommandInteraction,
+  type APIMessageComponentButtonInteraction,
+  type APIMessageComponentSelectMenuInteraction,
+  type APIModalSubmitInteraction,
+  type APIStringSelectComponent,
+  type APIUser,
+  ComponentType,
+  type GuildMemberFlags,
 } from 'discord.js';
 import { ids, member } from './fixtures.ts';
 
@@ -231,6 +236,35 @@ export function button(
     message,
     data: { custom_id: customId, component_type: 2 },
   } as APIMessageComponentButtonInteraction;
+}
+
+/**
+ * A member's choice in a string select menu of `message`, as Discord delivers it: the menu must be on
+ * the message and offer every value chosen (Discord's client offers nothing else), or this throws.
+ */
+export function stringSelect(
+  message: APIMessage,
+  customId: string,
+  values: string[],
+  sender: Sender,
+): APIMessageComponentSelectMenuInteraction {
+  const rows = (message.components ?? []) as APIActionRowComponent<APIComponentInMessageActionRow>[];
+  const menu = rows
+    .flatMap((row) => row.components)
+    .find(
+      (component): component is APIStringSelectComponent =>
+        component.type === ComponentType.StringSelect && component.custom_id === customId,
+    );
+  if (!menu) throw new Error(`no string select ${customId} on message ${message.id}`);
+  const offered = new Set(menu.options.map((option) => option.value));
+  const unknown = values.filter((value) => !offered.has(value));
+  if (unknown.length > 0) throw new Error(`the menu ${customId} offers no option ${unknown.join(', ')}`);
+  return {
+    ...common(sender),
+    type: 3,
+    message,
+    data: { custom_id: customId, component_type: 3, values },
+  } as APIMessageComponentSelectMenuInteraction;
 }
 
 /**

@@ -114,6 +114,34 @@ describe('the local console', () => {
     expect(out).toContain('There is no such button on the last reply.');
   });
 
+  it('shows closest coverage under its plain first line, and "Which story?" answered by /choose or /press', async () => {
+    const out = await session(ctx, [
+      '/ask What did the mayor say?',
+      '/ask What did the mayor threaten?',
+      '/choose 2',
+      '/choose 1',
+      '/ask What did the mayor threaten?',
+      // Buttons: 1 More results, 2 Timeline, 3-5 Show context, 6 Dismiss, then the menu's options: 7 Teteghem, 8 Calais.
+      '/press 7',
+    ]);
+    const replies = out.split(/\n(?=I found nothing|\d passages answer|The last reply)/);
+    expect(replies[0]).toMatch(/^I found nothing that clearly answers this\. Closest coverage:\n/);
+    expect(replies[0]).toContain('Closest coverage · may not answer the question');
+    expect(replies[0]).not.toContain('Which story?');
+    expect(replies[1]).toMatch(/^I found nothing that clearly answers this\. Closest coverage:\n/);
+    expect(replies[1]).toContain('Your question fits several stories.');
+    expect(replies[1]).toContain(
+      "[1] Which story? 1. French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain (/choose 1 or /press 7)",
+    );
+    expect(replies[1]).toContain('[2] Which story? 2. The Mayor of Calais has said');
+    expect(replies[2]).toMatch(/^3 passages answer your question in The Mayor of Calais has said/);
+    expect(replies[2]).toContain('cite calais-mayor-renews-border-threat#1');
+    expect(replies[2]).not.toMatch(/cite (teteghem|calais-mayor-threatens)/);
+    expect(replies[3]).toBe('The last reply has no menu.');
+    expect(replies[5]).toMatch(/^3 passages answer your question in French mayor says he was threatened/);
+    expect(replies[5]).toContain('Franck Dhersin');
+  });
+
   /** The console's context on the dated fixture corpus. */
   const datedContext = async () =>
     createDispatchContext({

@@ -101,7 +101,7 @@ describe('GIVEN handlers slower than the endpoint’s acknowledgement deadline',
     });
   });
 
-  it('THEN an interaction the bot does not handle (a select menu) gets a private note', async () => {
+  it('THEN an interaction the bot does not handle (a user select menu) gets a private note', async () => {
     const menu = {
       ...button(
         userMessage('600000000000000001', 'menu', {
@@ -114,7 +114,8 @@ describe('GIVEN handlers slower than the endpoint’s acknowledgement deadline',
         'pick',
         reader,
       ),
-      data: { custom_id: 'pick', component_type: 3, values: ['a'] },
+      // String selects are the bot's ("Which story?"); a user select is not.
+      data: { custom_id: 'pick', component_type: 5, values: [reader.userId] },
     };
     expect(await interact(menu)).toEqual({
       type: 4,
