@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Readability as ReadabilityClass } from '@mozilla/readability';
 import { endsLikeSentence } from '../corpus/furniture.ts';
 import { ArticleMetaSchema } from '../corpus/metadata.ts';
+import { checkPageBounds, DEFAULT_PAGE_BOUNDS, type PageBounds } from './page-bounds.ts';
 import { type PageDocument, type PageElement, parsePage } from './page-dom.ts';
 import { dropFurniture } from './page-furniture.ts';
 import { readPageMetadata } from './page-metadata.ts';
@@ -24,6 +25,13 @@ export interface ExtractedArticle {
 export class NotAnArticleError extends Error {
   override name = 'NotAnArticleError';
   readonly code = 'not-an-article';
+  constructor(
+    message: string,
+    /** Why, in a few words that follow "the page holds no article: ". */
+    readonly detail: string,
+  ) {
+    super(message);
+  }
 }
 
 const require = createRequire(import.meta.url);
@@ -40,11 +48,22 @@ const BLOCKS = 'p, li, blockquote, pre';
 /**
  * Extracts the article from a page's HTML: metadata first (JSON-LD, OpenGraph, `<meta>`), then the
  * page's furniture dropped, then Readability picks the body, whose leaf blocks become the paragraphs.
- * Throws `NotAnArticleError` when no body of paragraphs is found.
+ * Throws `PageTooComplexError` for a page past `bounds` (before parsing it), `NotAnArticleError` when
+ * no body of paragraphs is found.
  * @param pageUrl - where the page was fetched from: resolves a relative canonical URL.
  */
-export function extractArticle(html: string, pageUrl?: string): ExtractedArticle {
+export function extractArticle(
+  html: string,
+  pageUrl?: string,
+  bounds: PageBounds = DEFAULT_PAGE_BOUNDS,
+): ExtractedArticle {
+  checkPageBounds(html, bounds);
   const document = parsePage(html);
+  // An empty page, or plain text served as HTML, parses to no element at all: Readability would throw.
+  if (document.documentElement === null) {
+    const detail = html.trim() === '' ? 'the page is empty' : 'the page is plain text, not HTML';
+    throw new NotAnArticleError(`This page holds no article: ${detail}.`, detail);
+  }
   const meta = readPageMetadata(document, pageUrl);
   dropFurniture(document);
   Readability ??= (require('@mozilla/readability') as { Readability: typeof ReadabilityClass }).Readability;
@@ -61,6 +80,7 @@ export function extractArticle(html: string, pageUrl?: string): ExtractedArticle
   if (title === undefined || paragraphs.length < 2 || length < MIN_ARTICLE_CHARS) {
     throw new NotAnArticleError(
       'This page does not look like a news article: no body of several paragraphs was found on it.',
+      'no body of several paragraphs was found',
     );
   }
   return {

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.ts';
 import type { Corpus } from '../corpus/article.ts';
+import { corpusLimitsOf, setCorpusLimits } from '../corpus/corpus-limits.ts';
 import { CorpusError, loadCorpus } from '../corpus/load-corpus.ts';
 import { runImport } from './import-run.ts';
 
@@ -13,6 +14,7 @@ async function main(targets: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  setCorpusLimits(corpusLimitsOf(config));
   let current: Corpus = { articles: [], version: '' };
   try {
     current = await loadCorpus(config.CORPUS_PATH);
