@@ -99,8 +99,7 @@ const TAG_NAME = /[a-zA-Z][a-zA-Z0-9:-]*/y;
 export function nestingDepth(html: string, limit = Number.POSITIVE_INFINITY): number {
   const open: string[] = [];
   let deepest = 0;
-  let at = 0;
-  while ((at = html.indexOf('<', at)) !== -1) {
+  for (let at = html.indexOf('<'); at !== -1; at = html.indexOf('<', at)) {
     if (html.startsWith('<!--', at)) {
       const end = html.indexOf('-->', at + 4);
       if (end === -1) break;
