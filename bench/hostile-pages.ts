@@ -142,12 +142,16 @@ async function corpusAdd(url: string): Promise<{ ms: number; text: string }> {
   });
   const started = performance.now();
   const deferred = new Promise<string>((resolve) => replies.set(token, resolve));
-  const response = await fetch(`${endpointUrl}/interactions`, signed(JSON.stringify(body))).catch(() => undefined);
+  const response = await fetch(`${endpointUrl}/interactions`, signed(JSON.stringify(body))).catch(
+    () => undefined,
+  );
   const first = response ? await response.text() : '';
   let text: string;
   if (first.startsWith('{"type":4')) text = first;
   else {
-    const lost = new Promise<string>((resolve) => setTimeout(() => resolve('(no reply)'), replyLimitMs).unref());
+    const lost = new Promise<string>((resolve) =>
+      setTimeout(() => resolve('(no reply)'), replyLimitMs).unref(),
+    );
     text = await Promise.race([deferred, lost]);
   }
   const content = (() => {

@@ -19,5 +19,5 @@ export interface ExtractionFailure {
 }
 
 export type ExtractionReply =
-  | { id: number; article: ExtractedArticle }
-  | { id: number; failure: ExtractionFailure };
+  /** The worker has loaded its libraries: pages' time limits start from here. */
+  { ready: true } | { id: number; article: ExtractedArticle } | { id: number; failure: ExtractionFailure };

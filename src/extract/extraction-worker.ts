@@ -7,6 +7,14 @@ import type { ExtractionReply, ExtractionRequest } from './extraction-protocol.t
 const port = parentPort;
 if (!port) throw new Error('extraction-worker.ts runs on a worker thread (see page-extractor.ts)');
 
+// The libraries are loaded (over a second on a busy machine) before the first page's time starts.
+try {
+  extractArticle('<html><body><p>warm-up</p></body></html>');
+} catch {
+  // Not an article, as expected: linkedom and Readability are loaded now.
+}
+port.postMessage({ ready: true } satisfies ExtractionReply);
+
 port.on('message', (request: ExtractionRequest) => {
   let reply: ExtractionReply;
   try {

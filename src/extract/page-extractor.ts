@@ -26,6 +26,9 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
   timeLimitMs: 10_000,
 };
 
+/** How long a new worker may take to load its libraries before it is taken for stuck. */
+const START_LIMIT_MS = 60_000;
+
 /** Pages waiting at most behind the one being read; more are refused at once. */
 const MAX_WAITING = 64;
 
@@ -45,8 +48,10 @@ interface Job {
  */
 export class PageExtractor {
   readonly #waiting: Job[] = [];
-  #current: { job: Job; timer: NodeJS.Timeout } | undefined;
+  #current: { job: Job; timer: NodeJS.Timeout | undefined } | undefined;
   #worker: Worker | undefined;
+  /** Whether `#worker` has loaded its libraries (see `START_LIMIT_MS`). */
+  #ready = false;
   #next = 0;
 
   /**
@@ -92,18 +97,41 @@ export class PageExtractor {
     }
     const worker = this.#started();
     worker.ref();
-    const timer = setTimeout(() => {
-      this.#worker = undefined;
-      void worker.terminate();
-      this.#finish(
+    this.#current = { job, timer: undefined };
+    if (this.#ready) this.#post(worker);
+    else {
+      this.#current.timer = setTimeout(() => {
+        this.#end(
+          worker,
+          new PageNotReadError('extraction-failed', 'The page reader did not start in time.'),
+        );
+      }, START_LIMIT_MS);
+    }
+  }
+
+  /** Hands the current page to the worker, its time limit starting now. */
+  #post(worker: Worker): void {
+    const current = this.#current;
+    if (current === undefined) return;
+    const { job } = current;
+    clearTimeout(current.timer);
+    current.timer = setTimeout(() => {
+      this.#end(
+        worker,
         new PageNotReadError(
           'extraction-timeout',
           `Reading the page took longer than ${seconds(job.timeLimitMs)}; it was given up (EXTRACT_TIME_LIMIT_MS).`,
         ),
       );
     }, job.timeLimitMs);
-    this.#current = { job, timer };
     worker.postMessage(job.request);
+  }
+
+  /** Terminates `worker` (a running extraction cannot be stopped otherwise) and fails the current page. */
+  #end(worker: Worker, error: PageNotReadError): void {
+    if (this.#worker === worker) this.#worker = undefined;
+    void worker.terminate();
+    this.#finish(error);
   }
 
   /** Settles the page being read (with `error`, or the reply's outcome) and starts the next. */
@@ -114,16 +142,20 @@ export class PageExtractor {
     clearTimeout(current.timer);
     if (error !== undefined) current.job.reject(error);
     else if (reply !== undefined && 'article' in reply) current.job.resolve(reply.article);
-    else if (reply !== undefined) current.job.reject(errorOf(reply.failure));
+    else if (reply !== undefined && 'failure' in reply) current.job.reject(errorOf(reply.failure));
     this.#startNext();
   }
 
   #started(): Worker {
     if (this.#worker) return this.#worker;
     const worker = new Worker(new URL('./extraction-worker-entry.mjs', import.meta.url));
+    this.#ready = false;
     worker.on('message', (reply: ExtractionReply) => {
-      if (this.#worker === worker && this.#current?.job.request.id === reply.id)
-        this.#finish(undefined, reply);
+      if (this.#worker !== worker) return;
+      if ('ready' in reply) {
+        this.#ready = true;
+        this.#post(worker);
+      } else if (this.#current?.job.request.id === reply.id) this.#finish(undefined, reply);
     });
     const failed = (why: string) => {
       if (this.#worker !== worker) return;

@@ -52,7 +52,11 @@ describe('GIVEN a saved page uploaded with /corpus add', () => {
   });
 
   it('WHEN it is within the bounds but takes longer than the time limit THEN its reading is ended and this thread kept answering', async () => {
-    setCorpusLimits({ ...corpusLimits(), page: { ...corpusLimits().page, maxDepth: 1000 }, extractTimeLimitMs: 1_000 });
+    setCorpusLimits({
+      ...corpusLimits(),
+      page: { ...corpusLimits().page, maxDepth: 1000 },
+      extractTimeLimitMs: 1_000,
+    });
     let ticks = 0;
     const ticking = setInterval(() => ticks++, 50);
     const started = performance.now();

@@ -23,7 +23,9 @@ describe('GIVEN pages read on the extraction worker', () => {
 
   it('THEN refusals keep their class: too deep, and not an article (empty, plain text)', async () => {
     await expect(extractor.extract(nestedPage(1500), undefined)).rejects.toBeInstanceOf(PageTooComplexError);
-    await expect(extractor.extract('', undefined)).rejects.toThrow('This page holds no article: the page is empty.');
+    await expect(extractor.extract('', undefined)).rejects.toThrow(
+      'This page holds no article: the page is empty.',
+    );
     await expect(extractor.extract('Plain text.\nMore plain text.', undefined)).rejects.toBeInstanceOf(
       NotAnArticleError,
     );
@@ -34,7 +36,10 @@ describe('GIVEN pages read on the extraction worker', () => {
     const ticking = setInterval(() => ticks++, 50);
     const started = performance.now();
     const slow = extractor.extract(nestedPage(900), undefined, LOOSE);
-    const queued = extractor.extract(await readFile('test/fixtures/web/harbour-works.html', 'utf8'), undefined);
+    const queued = extractor.extract(
+      await readFile('test/fixtures/web/harbour-works.html', 'utf8'),
+      undefined,
+    );
     await expect(slow).rejects.toBeInstanceOf(PageNotReadError);
     await expect(slow).rejects.toThrow(
       'Reading the page took longer than 1 s; it was given up (EXTRACT_TIME_LIMIT_MS).',

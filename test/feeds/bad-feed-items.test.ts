@@ -67,9 +67,17 @@ describe('GIVEN a feed whose items include an empty page, plain text served as t
 
   it('WHEN it is polled THEN the good item is added, each bad one is recorded as unreadable with its reason, and the feed does not back off', async () => {
     const [report] = await poller.pollDue();
-    expect(report).toMatchObject({ status: 'polled', added: ['calais-harbour-works-delayed'], unreadable: 3 });
+    expect(report).toMatchObject({
+      status: 'polled',
+      added: ['calais-harbour-works-delayed'],
+      unreadable: 3,
+    });
     const [record] = poller.list();
-    expect(record).toMatchObject({ errors: 0, itemsAdded: 1, nextPollAt: new Date(clock + 15 * MINUTE).toISOString() });
+    expect(record).toMatchObject({
+      errors: 0,
+      itemsAdded: 1,
+      nextPollAt: new Date(clock + 15 * MINUTE).toISOString(),
+    });
     expect(record?.lastError).toBe(
       '3 items could not be read (not added, not tried again): ' +
         `${site.url('/nested')}: The page nests its elements more than 128 deep (a news page nests a few dozen); it was not read (EXTRACT_MAX_DEPTH).; ` +
