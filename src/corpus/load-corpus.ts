@@ -96,9 +96,10 @@ async function readRegularFile(
   }
 }
 
+/** `200 MB`, `5.5 KB`: one decimal below ten. */
 function megabytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return `${mb >= 10 ? Math.round(mb) : Math.round(mb * 10) / 10} MB`;
+  const [size, unit] = bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'MB'] : [bytes / 1024, 'KB'];
+  return `${size >= 10 ? Math.round(size) : Math.round(size * 10) / 10} ${unit}`;
 }
 
 /** Records (of a `.jsonl` file) or files (of a folder) read so far, of all. */
