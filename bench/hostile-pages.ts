@@ -197,7 +197,9 @@ const fmt = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 let endpoint = startEndpoint();
 try {
   await waitUntilServing();
-  const lines = [`endpoint: ${root}${values.env ? ` (${values.env})` : ''}`];
+  // Each line as soon as it is measured: before a fix, one depth can take many minutes.
+  const lines = { push: (line: string) => process.stdout.write(`${line}\n`) };
+  lines.push(`endpoint: ${root}${values.env ? ` (${values.env})` : ''}`);
   lines.push(`idle: /healthz ${(await health()).toFixed(0)} ms, /ask ${(await ask()).toFixed(0)} ms`);
   for (const depth of depths) {
     const healthMs: number[] = [];
@@ -238,7 +240,6 @@ try {
   lines.push(
     `stop (SIGTERM 1 s into reading ${values['stop-depth']} divs): exited after ${fmt(performance.now() - stopping)} (code ${code})`,
   );
-  process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
   if (endpoint.exitCode === null) endpoint.kill('SIGKILL');
   site.close();
