@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Readability as ReadabilityClass } from '@mozilla/readability';
 import { endsLikeSentence } from '../corpus/furniture.ts';
 import { ArticleMetaSchema } from '../corpus/metadata.ts';
+import { stripControls } from '../text/controls.ts';
 import { checkPageBounds, DEFAULT_PAGE_BOUNDS, type PageBounds } from './page-bounds.ts';
 import { type PageDocument, type PageElement, parsePage } from './page-dom.ts';
 import { dropFurniture } from './page-furniture.ts';
@@ -99,7 +100,10 @@ function paragraphsOf(root: PageElement | PageDocument): string[] {
   for (const element of root.querySelectorAll(BLOCKS)) {
     // Only leaf blocks: a quote's paragraphs are taken one by one, not the quote again as a whole.
     if (element.querySelector(BLOCKS) !== null) continue;
-    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    // A page's escapes and controls never reach the corpus (nor, through it, a terminal or a reply).
+    const text = stripControls(element.textContent ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (text === '') continue;
     // A list item that is not a sentence is a link or a fragment, not reporting.
     if (element.tagName.toLowerCase() === 'li' && !endsLikeSentence(text)) continue;
@@ -113,7 +117,8 @@ type MetaField = 'title' | 'publisher' | 'author' | 'published' | 'url' | 'langu
 /** The value if the corpus would accept it for this field, else undefined (a page's metadata is not ours to fix). */
 function valid(field: MetaField, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const candidate = field === 'title' && value.length > 300 ? `${value.slice(0, 299)}…` : value;
+  const clean = stripControls(value).replace(/\s+/g, ' ').trim();
+  const candidate = field === 'title' && clean.length > 300 ? `${clean.slice(0, 299)}…` : clean;
   const checked = ArticleMetaSchema.shape[field].safeParse(candidate);
   return checked.success ? checked.data : undefined;
 }
