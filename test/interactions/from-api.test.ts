@@ -57,6 +57,43 @@ describe('fromApiInteraction', () => {
     });
   });
 
+  it('reads the channel a thread is in, and the custom_ids of a pressed message’s buttons', () => {
+    const inThread = chatInput('ask', { question: 'who?' }, sender) as APIInteraction & {
+      channel: Record<string, unknown>;
+    };
+    inThread.channel = { id: '300000000000000009', type: 11, parent_id: '300000000000000001', name: 'who?' };
+    expect(fromApiInteraction(inThread)).toMatchObject({
+      channelId: '300000000000000009',
+      parentChannelId: '300000000000000001',
+    });
+    expect(fromApiInteraction(chatInput('ask', { question: 'who?' }, sender))).toMatchObject({
+      parentChannelId: null,
+    });
+    const message = {
+      ...userMessage('900', 'answer', {
+        id: '1',
+        username: 'bot',
+        discriminator: '0',
+        global_name: null,
+        avatar: null,
+      }),
+      components: [
+        {
+          type: 1,
+          components: [
+            { type: 2, style: 2, label: 'Helpful', custom_id: 'ask:vote:1:h:a#1' },
+            { type: 2, style: 5, label: 'Read', url: 'https://example.com' },
+            { type: 2, style: 2, label: 'Dismiss', custom_id: 'ask:dismiss:800000000000000001' },
+          ],
+        },
+      ],
+    } as Parameters<typeof button>[0];
+    expect(fromApiInteraction(button(message, 'ask:dismiss:800000000000000001', sender))).toMatchObject({
+      kind: 'button',
+      message: { id: '900', customIds: ['ask:vote:1:h:a#1', 'ask:dismiss:800000000000000001'] },
+    });
+  });
+
   it('reads which option autocomplete is for', () => {
     expect(
       fromApiInteraction(autocomplete('ask', { question: 'q', source: 'cal' }, 'source', sender)),
