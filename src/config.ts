@@ -79,6 +79,13 @@ export const EnvSchema = z.object({
   EXTRACT_MAX_PAGE_MB: z.coerce.number().int().min(1).max(64).default(5),
   /** How long reading one page's article may take, in milliseconds, before the reading is ended. */
   EXTRACT_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * Serve `GET /metrics` on this port instead of HTTP_PORT, so the public port does not show it.
+   * Unset, it is served on HTTP_PORT beside `/interactions`.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The address METRICS_PORT listens on: loopback unless a scraper elsewhere must reach it. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Reload when files under the corpus folder change (debounced). */
   WATCH_CORPUS: boolean,
   /** Run under discord.js's ShardingManager with this many shards (`auto` lets Discord decide). */
@@ -151,6 +158,8 @@ const ALLOWED: Partial<Record<keyof Config, string>> = {
   EXTRACT_MAX_DEPTH: 'a whole number from 16 to 1000',
   EXTRACT_MAX_PAGE_MB: 'a whole number of megabytes from 1 to 64',
   EXTRACT_TIME_LIMIT_MS: 'a whole number of milliseconds from 100 to 600000',
+  METRICS_PORT: 'a port number from 0 to 65535',
+  METRICS_HOST: 'an address to listen on, such as 127.0.0.1 or 10.0.0.5',
   WATCH_CORPUS: 'true or false',
   SHARDS: 'auto or a whole number from 1 to 64',
   LOG_LEVEL: 'debug, info, warn or error',
