@@ -99,6 +99,7 @@ const GROUPS: { name: string; kinds: QuoteCaseKind[]; target: number }[] = [
   { name: 'verbatim', kinds: ['verbatim'], target: 0.95 },
   { name: 'close', kinds: ['function-word'], target: 0.95 },
   { name: 'altered', kinds: ['number', 'negation', 'name', 'clause'], target: 0.9 },
+  { name: 'compound', kinds: ['compound'], target: 0.95 },
   { name: 'not-found', kinds: ['nowhere'], target: 0.95 },
 ];
 const share = (t: Tally) => (t.cases === 0 ? 0 : t.right / t.cases);

@@ -2,6 +2,7 @@ import type { Client } from 'discord.js';
 import { commands } from '../commands/index.ts';
 import { type RunningCommunity, startCommunity } from './community/start-community.ts';
 import { type Config, ConfigError } from './config.ts';
+import { corpusLimitsOf, setCorpusLimits } from './corpus/corpus-limits.ts';
 import { CorpusError } from './corpus/load-corpus.ts';
 import type { FeedPoller } from './feeds/feed-poller.ts';
 import { openFeeds } from './feeds/start-feeds.ts';
@@ -65,6 +66,8 @@ export async function bootstrap(options: {
   deferAfterMs?: number;
 }): Promise<Bootstrapped> {
   const { config, logger, progress } = options;
+  // Before the corpus is first read: every read of it, on any thread, applies the configured limits.
+  setCorpusLimits(corpusLimitsOf(config));
   const { library, lifecycle } = await openLibrary({ config, logger, progress });
   const feeds = await openFeeds({ library, lifecycle, config, logger });
   // Votes, questions without coverage and watched questions (DATA_DIR); answers go on without it.

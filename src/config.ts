@@ -71,6 +71,14 @@ export const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Port of the HTTP interactions endpoint (`npm run start:http`). */
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** The largest corpus file read, in MB: a larger one is refused by its size, before it is read. */
+  CORPUS_MAX_FILE_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  /** How deep a web page's elements may nest for its article to be read (links, saved pages, feeds). */
+  EXTRACT_MAX_DEPTH: z.coerce.number().int().min(16).max(1000).default(128),
+  /** The largest web page read for an article, in MB of HTML. */
+  EXTRACT_MAX_PAGE_MB: z.coerce.number().int().min(1).max(64).default(5),
+  /** How long reading one page's article may take, in milliseconds, before the reading is ended. */
+  EXTRACT_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /**
    * Serve `GET /metrics` on this port instead of HTTP_PORT, so the public port does not show it.
    * Unset, it is served on HTTP_PORT beside `/interactions`.
@@ -159,6 +167,10 @@ const ALLOWED: Partial<Record<keyof Config, string>> = {
   RATE_LIMIT_QUESTIONS: 'a whole number from 1 to 1000',
   RATE_LIMIT_WINDOW_SECONDS: 'a whole number of seconds from 1 to 3600',
   HTTP_PORT: 'a port number from 0 to 65535',
+  CORPUS_MAX_FILE_MB: 'a whole number of megabytes from 1 to 4096',
+  EXTRACT_MAX_DEPTH: 'a whole number from 16 to 1000',
+  EXTRACT_MAX_PAGE_MB: 'a whole number of megabytes from 1 to 64',
+  EXTRACT_TIME_LIMIT_MS: 'a whole number of milliseconds from 100 to 600000',
   METRICS_PORT: 'a port number from 0 to 65535',
   METRICS_HOST: 'an address to listen on, such as 127.0.0.1 or 10.0.0.5',
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: 'a whole number from 1 to 512',

@@ -1,7 +1,9 @@
 /**
  * The quote-check test set, built from real articles: each sentence taken verbatim, then with a function
  * word changed (expected `close`), with a number changed, a negation added, a name swapped or a clause
- * dropped (expected `altered`); and sentences from articles outside the corpus (expected `not-found`).
+ * dropped (expected `altered`), with two or three of those at once (`compound`: a clause reworded and a
+ * figure changed together, as members misquote; expected `altered`); and sentences from articles outside
+ * the corpus (expected `not-found`).
  * Deterministic for a seed, so the eval and the CI test see the same cases every run.
  */
 import type { Article } from '../../src/corpus/article.ts';
@@ -16,6 +18,7 @@ export type QuoteCaseKind =
   | 'negation'
   | 'name'
   | 'clause'
+  | 'compound'
   | 'nowhere';
 
 export interface QuoteCase {
@@ -35,6 +38,7 @@ const EXPECTED: Record<QuoteCaseKind, Verdict> = {
   negation: 'altered',
   name: 'altered',
   clause: 'altered',
+  compound: 'altered',
   nowhere: 'not-found',
 };
 
@@ -61,6 +65,12 @@ const AUXILIARIES =
   /\b(is|was|are|were|will|would|could|can|has|have|had|should|must|did|does|do)\s+(?!not\b|n't)(\p{Ll}+)/u;
 
 type Maker = (sentence: string, random: () => number, names: readonly string[]) => string | null;
+
+/** The single edits a compound misquote is made of, tried in an order fixed by the seed. */
+const COMPOUND_PARTS: readonly Exclude<
+  QuoteCaseKind,
+  'nowhere' | 'verbatim' | 'function-word' | 'compound'
+>[] = ['number', 'clause', 'name', 'negation'];
 
 const MAKERS: Record<Exclude<QuoteCaseKind, 'nowhere'>, Maker> = {
   // Case, punctuation and quotation marks do not count against a quote.
@@ -119,7 +129,31 @@ const MAKERS: Record<Exclude<QuoteCaseKind, 'nowhere'>, Maker> = {
     }
     return null;
   },
+  // Two or three of the edits above at once (a clause left out and a figure changed, say): each alone
+  // keeps most of the sentence's words, together they can leave fewer than the share that finds it.
+  compound: (sentence, random, names) => {
+    const wanted = 2 + Math.floor(random() * 2);
+    let quote = sentence;
+    let edits = 0;
+    for (const part of seededShuffleOf(COMPOUND_PARTS, random)) {
+      const next = MAKERS[part](quote, random, names);
+      if (next === null || next === quote) continue;
+      quote = next;
+      if (++edits === wanted) break;
+    }
+    return edits >= 2 ? quote : null;
+  },
 };
+
+/** `items` in a random order drawn from `random`. */
+function seededShuffleOf<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
 
 function replaceAt(text: string, at: number, old: string, replacement: string): string {
   return text.slice(0, at) + replacement + text.slice(at + old.length);

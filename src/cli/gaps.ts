@@ -7,14 +7,10 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Community } from '../community/community.ts';
 import { CommunityDatabaseError, openDatabase } from '../community/database.ts';
-import {
-  buildGapsReport,
-  type GapsReport,
-  gapsReportJson,
-  gapsReportText,
-} from '../community/gaps-report.ts';
+import { buildGapsReport, type GapsReport, gapsReportText } from '../community/gaps-report.ts';
 import { PostgresCommunity } from '../community/postgres-community.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { inertJson, stripControls } from '../text/controls.ts';
 
 const USAGE = `Usage: npm run gaps -- [--json] [--days N]
 
@@ -56,7 +52,8 @@ async function main(): Promise<number> {
   const json = values.json || process.env.npm_config_json === 'true';
   const config = loadConfig();
   const print = (report: GapsReport) =>
-    process.stdout.write(`${json ? gapsReportJson(report) : gapsReportText(report)}\n`);
+    // Members' questions are theirs: printed with no escape or control a terminal would act on.
+    process.stdout.write(`${json ? inertJson(report, 2) : stripControls(gapsReportText(report))}\n`);
   if (config.DATABASE_URL) {
     const store = new PostgresCommunity({
       url: config.DATABASE_URL,

@@ -66,8 +66,3 @@ export function gapsReportText(report: GapsReport): string {
   });
   return lines.join('\n');
 }
-
-/** The report as JSON (dates as ISO strings), for scripts. */
-export function gapsReportJson(report: GapsReport): string {
-  return JSON.stringify(report, null, 2);
-}

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Article, Corpus } from '../corpus/article.ts';
 import { formatOf } from '../corpus/formats/index.ts';
-import { CorpusError, type CorpusProblem, parseArticleFile } from '../corpus/load-corpus.ts';
+import { CorpusError, type CorpusProblem, parseArticleFileOffThread } from '../corpus/load-corpus.ts';
 import {
   FileExistsError,
   isErrnoException,
@@ -118,7 +118,8 @@ export class CorpusStore {
     }
     let article: Article;
     try {
-      article = parseArticleFile(name.fileName, text);
+      // A saved page is read by the extraction worker: a hostile one holds no question up.
+      article = await parseArticleFileOffThread(name.fileName, text);
     } catch (error) {
       if (error instanceof CorpusError) {
         throw new CorpusStoreError(

@@ -3,11 +3,12 @@ import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { yieldToEventLoop } from '../event-loop.ts';
 import type { Article, Corpus } from './article.ts';
+import { corpusLimits } from './corpus-limits.ts';
 import { formatOf } from './formats/index.ts';
 import { makeCorpusAsync, parseArticleFile } from './parse-article.ts';
 import { CorpusError, type CorpusProblem } from './problems.ts';
 
-export { makeCorpus, makeCorpusAsync, parseArticleFile } from './parse-article.ts';
+export { makeCorpus, makeCorpusAsync, parseArticleFile, parseArticleFileOffThread } from './parse-article.ts';
 
 export { CorpusError, type CorpusProblem, formatProblem } from './problems.ts';
 
@@ -57,9 +58,16 @@ async function readRegularFile(
   timeLimitMs: number,
 ): Promise<Uint8Array> {
   const refuse = (message: string) => new CorpusError([{ file: name, line: 1, message }]);
+  const { maxFileBytes } = corpusLimits();
   const checkType = (info: Stats) => {
     if (info.isDirectory()) throw refuse('is a folder, not an article file');
     if (!info.isFile()) throw refuse('is not a regular file (a pipe, socket or device): not read');
+    // By its size as stated, before a byte is read: a sparse file of 200 MB costs nothing to make.
+    if (info.size > maxFileBytes) {
+      throw refuse(
+        `is ${megabytes(info.size)}; corpus files may be at most ${megabytes(maxFileBytes)} (CORPUS_MAX_FILE_MB): not read`,
+      );
+    }
   };
   try {
     if (folder !== undefined && (await lstat(path)).isSymbolicLink()) {
@@ -86,6 +94,12 @@ async function readRegularFile(
     }
     throw refuse(`could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
+}
+
+/** `200 MB`, `5.5 KB`: one decimal below ten. */
+function megabytes(bytes: number): string {
+  const [size, unit] = bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'MB'] : [bytes / 1024, 'KB'];
+  return `${size >= 10 ? Math.round(size) : Math.round(size * 10) / 10} ${unit}`;
 }
 
 /** Records (of a `.jsonl` file) or files (of a folder) read so far, of all. */

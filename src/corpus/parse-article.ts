@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { TimeSlicer } from '../event-loop.ts';
 import type { Article, Corpus } from './article.ts';
-import { ARTICLE_EXTENSIONS, formatOf } from './formats/index.ts';
+import { ARTICLE_EXTENSIONS, type ArticleFileFormat, formatOf } from './formats/index.ts';
 import { CorpusError } from './problems.ts';
 
 /**
@@ -9,6 +9,20 @@ import { CorpusError } from './problems.ts';
  * chosen by its extension. The id is the file name without its extension. Throws `CorpusError`.
  */
 export function parseArticleFile(fileName: string, text: string): Article {
+  return articleFormatOf(fileName, text).parse(fileName, text);
+}
+
+/**
+ * `parseArticleFile` with the parsing done on another thread where the format's can take long on
+ * hostile input (a saved web page, read by the extraction worker within its time limit).
+ */
+export async function parseArticleFileOffThread(fileName: string, text: string): Promise<Article> {
+  const format = articleFormatOf(fileName, text);
+  return format.parseOffThread ? await format.parseOffThread(fileName, text) : format.parse(fileName, text);
+}
+
+/** The format of an article file whose text is not empty nor binary. Throws `CorpusError`. */
+function articleFormatOf(fileName: string, text: string): ArticleFileFormat {
   const format = formatOf(fileName);
   if (format?.kind !== 'article') {
     throw new CorpusError([
@@ -21,7 +35,7 @@ export function parseArticleFile(fileName: string, text: string): Article {
   if (text.includes('\u0000')) {
     throw new CorpusError([{ file: fileName, line: 1, message: 'file is binary, not text' }]);
   }
-  return format.parse(fileName, text);
+  return format;
 }
 
 /** Assembles validated articles into a corpus; the version is a hash of everything a reader sees. */

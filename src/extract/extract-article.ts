@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import type { Readability as ReadabilityClass } from '@mozilla/readability';
 import { endsLikeSentence } from '../corpus/furniture.ts';
 import { ArticleMetaSchema } from '../corpus/metadata.ts';
+import { stripControls } from '../text/controls.ts';
+import { checkPageBounds, DEFAULT_PAGE_BOUNDS, type PageBounds } from './page-bounds.ts';
 import { type PageDocument, type PageElement, parsePage } from './page-dom.ts';
 import { dropFurniture } from './page-furniture.ts';
 import { readPageMetadata } from './page-metadata.ts';
@@ -24,6 +26,13 @@ export interface ExtractedArticle {
 export class NotAnArticleError extends Error {
   override name = 'NotAnArticleError';
   readonly code = 'not-an-article';
+  constructor(
+    message: string,
+    /** Why, in a few words that follow "the page holds no article: ". */
+    readonly detail: string,
+  ) {
+    super(message);
+  }
 }
 
 const require = createRequire(import.meta.url);
@@ -40,11 +49,22 @@ const BLOCKS = 'p, li, blockquote, pre';
 /**
  * Extracts the article from a page's HTML: metadata first (JSON-LD, OpenGraph, `<meta>`), then the
  * page's furniture dropped, then Readability picks the body, whose leaf blocks become the paragraphs.
- * Throws `NotAnArticleError` when no body of paragraphs is found.
+ * Throws `PageTooComplexError` for a page past `bounds` (before parsing it), `NotAnArticleError` when
+ * no body of paragraphs is found.
  * @param pageUrl - where the page was fetched from: resolves a relative canonical URL.
  */
-export function extractArticle(html: string, pageUrl?: string): ExtractedArticle {
+export function extractArticle(
+  html: string,
+  pageUrl?: string,
+  bounds: PageBounds = DEFAULT_PAGE_BOUNDS,
+): ExtractedArticle {
+  checkPageBounds(html, bounds);
   const document = parsePage(html);
+  // An empty page, or plain text served as HTML, parses to no element at all: Readability would throw.
+  if (document.documentElement === null) {
+    const detail = html.trim() === '' ? 'the page is empty' : 'the page is plain text, not HTML';
+    throw new NotAnArticleError(`This page holds no article: ${detail}.`, detail);
+  }
   const meta = readPageMetadata(document, pageUrl);
   dropFurniture(document);
   Readability ??= (require('@mozilla/readability') as { Readability: typeof ReadabilityClass }).Readability;
@@ -61,6 +81,7 @@ export function extractArticle(html: string, pageUrl?: string): ExtractedArticle
   if (title === undefined || paragraphs.length < 2 || length < MIN_ARTICLE_CHARS) {
     throw new NotAnArticleError(
       'This page does not look like a news article: no body of several paragraphs was found on it.',
+      'no body of several paragraphs was found',
     );
   }
   return {
@@ -79,7 +100,10 @@ function paragraphsOf(root: PageElement | PageDocument): string[] {
   for (const element of root.querySelectorAll(BLOCKS)) {
     // Only leaf blocks: a quote's paragraphs are taken one by one, not the quote again as a whole.
     if (element.querySelector(BLOCKS) !== null) continue;
-    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    // A page's escapes and controls never reach the corpus (nor, through it, a terminal or a reply).
+    const text = stripControls(element.textContent ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (text === '') continue;
     // A list item that is not a sentence is a link or a fragment, not reporting.
     if (element.tagName.toLowerCase() === 'li' && !endsLikeSentence(text)) continue;
@@ -93,7 +117,8 @@ type MetaField = 'title' | 'publisher' | 'author' | 'published' | 'url' | 'langu
 /** The value if the corpus would accept it for this field, else undefined (a page's metadata is not ours to fix). */
 function valid(field: MetaField, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const candidate = field === 'title' && value.length > 300 ? `${value.slice(0, 299)}…` : value;
+  const clean = stripControls(value).replace(/\s+/g, ' ').trim();
+  const candidate = field === 'title' && clean.length > 300 ? `${clean.slice(0, 299)}…` : clean;
   const checked = ArticleMetaSchema.shape[field].safeParse(candidate);
   return checked.success ? checked.data : undefined;
 }

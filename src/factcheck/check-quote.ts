@@ -97,7 +97,7 @@ export function checkQuoteAgainst(text: string, candidates: readonly Located[]):
     .sort((a, b) => a.cost - b.cost || byDate(a.located.article, b.located.article) || a.rank - b.rank);
   const best = aligned[0];
   if (!best) return none;
-  const verdict = verdictOf(quoteWords, best.ops);
+  const verdict = verdictOf(quoteWords, best.ops, best.words);
   if (verdict === 'not-found') return none;
 
   const { article, passage } = best.located;

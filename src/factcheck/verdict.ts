@@ -18,13 +18,27 @@ const CLOSE_DIFFERENCES = 2;
 
 const matters = (word: Word) => word.kind !== 'function';
 
-export function verdictOf(quote: readonly Word[], ops: readonly AlignOp[]): Verdict {
+/**
+ * @param passage - the passage's words: the share of the quote found in it is then counted over them
+ *   all, in order, not only over the words the alignment paired. A misquote that rewords a clause and
+ *   changes a figure at once is aligned most cheaply as words of its own followed by the passage's end,
+ *   which pairs too few of its words; the words it does share with the passage, in the passage's order,
+ *   still say whose words it twists.
+ */
+export function verdictOf(
+  quote: readonly Word[],
+  ops: readonly AlignOp[],
+  passage?: readonly Word[],
+): Verdict {
   const content = quote.filter((word) => word.kind !== 'function');
   const counted = content.length > 0 ? content : quote;
   const found = new Set<Word>();
   for (const op of ops) if (op.op === 'same' || op.op === 'form') found.add(op.quote);
-  const share = counted.length === 0 ? 0 : counted.filter((word) => found.has(word)).length / counted.length;
-  if (found.size < 2 || share < MIN_CONTENT_FOUND) return 'not-found';
+  const aligned =
+    counted.length === 0 ? 0 : counted.filter((word) => found.has(word)).length / counted.length;
+  const inOrder =
+    passage === undefined || counted.length === 0 ? 0 : sharedInOrder(counted, passage) / counted.length;
+  if (found.size < 2 || Math.max(aligned, inOrder) < MIN_CONTENT_FOUND) return 'not-found';
 
   let minor = 0;
   let major = false;
@@ -38,4 +52,18 @@ export function verdictOf(quote: readonly Word[], ops: readonly AlignOp[]): Verd
   if (!major && minor === 0) return 'verbatim';
   if (!major && minor <= CLOSE_DIFFERENCES + Math.floor(quote.length / 10)) return 'close';
   return 'altered';
+}
+
+/** How many of `words` appear in `passage` in the same order (the longest common subsequence, by stem). */
+function sharedInOrder(words: readonly Word[], passage: readonly Word[]): number {
+  let previous = new Uint16Array(passage.length + 1);
+  let current = new Uint16Array(passage.length + 1);
+  for (const word of words) {
+    for (let j = 1; j <= passage.length; j++) {
+      current[j] =
+        word.stem === passage[j - 1]!.stem ? previous[j - 1]! + 1 : Math.max(previous[j]!, current[j - 1]!);
+    }
+    [previous, current] = [current, previous];
+  }
+  return previous[passage.length]!;
 }

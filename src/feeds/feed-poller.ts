@@ -155,7 +155,7 @@ export class FeedPoller {
         return { ...report, status: 'not-modified' };
       }
       const seen = new Set(record.seen);
-      const { batch, newlySeen, firstUnreadable } = await this.#collect(feed, seen, report);
+      const { batch, newlySeen, unreadable } = await this.#collect(feed, seen, report);
       let itemsAdded = record.itemsAdded;
       if (batch.length > 0) {
         const outcome = await this.#options.editor.addBatch(
@@ -180,8 +180,8 @@ export class FeedPoller {
         lastPollAt: polledAt,
         errors: 0,
         lastError:
-          report.unreadable > 0
-            ? `${report.unreadable} item${report.unreadable === 1 ? '' : 's'} could not be read: ${firstUnreadable}`
+          unreadable.length > 0
+            ? `${unreadable.length} item${unreadable.length === 1 ? '' : 's'} could not be read (not added, not tried again): ${unreadable.join('; ')}`
             : undefined,
         nextPollAt: this.#next(0),
         itemsAdded,
@@ -209,13 +209,15 @@ export class FeedPoller {
     const known = [...this.#options.articles()];
     const batch: { prepared: PreparedArticle; keys: string[] }[] = [];
     const newlySeen: string[] = [];
-    let firstUnreadable: string | undefined;
+    const unreadable: string[] = [];
     const fresh = feed.items.filter((item) => !seen.has(item.guid) && !seen.has(item.link));
     // Oldest first, as they were published, once the newest few are picked.
     for (const item of fresh.slice(0, MAX_ITEMS_PER_POLL).reverse()) {
       const keys = [item.guid, item.link];
+      let fetched = false;
       try {
         const article = await fetchWebArticle(item.link, { ...policy, known });
+        fetched = true;
         if (article.canonicalUrl) keys.push(article.canonicalUrl);
         const duplicate =
           article.alreadyKnown ||
@@ -233,16 +235,24 @@ export class FeedPoller {
         known.push(prepared.article);
         batch.push({ prepared, keys });
       } catch (error) {
+        // Whatever went wrong fetching and reading this item's page is this item's alone: it is recorded
+        // as unreadable, with its reason, and seen, so that it never holds back the items after it nor
+        // the next poll. Writing it is another matter: a store that fails fails the poll, to be retried.
         const refusal =
-          importRefusal(error)?.message ?? (error instanceof CorpusStoreError ? error.message : undefined);
+          importRefusal(error)?.message ??
+          (error instanceof CorpusStoreError
+            ? error.message
+            : fetched
+              ? undefined
+              : `unexpected error (${String(error)})`);
         if (refusal === undefined) throw error;
         report.unreadable++;
-        firstUnreadable ??= refusal;
+        unreadable.push(`${item.link}: ${refusal}`);
         newlySeen.push(...keys);
       }
     }
     report.duplicates += feed.items.length - fresh.length;
-    return { batch, newlySeen, firstUnreadable };
+    return { batch, newlySeen, unreadable };
   }
 
   /** The feed, or `feed: undefined` for a 304. */

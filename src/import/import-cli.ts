@@ -1,6 +1,8 @@
 import { loadConfig } from '../config.ts';
 import type { Corpus } from '../corpus/article.ts';
+import { corpusLimitsOf, setCorpusLimits } from '../corpus/corpus-limits.ts';
 import { CorpusError, loadCorpus } from '../corpus/load-corpus.ts';
+import { stripControls } from '../text/controls.ts';
 import { runImport } from './import-run.ts';
 
 /**
@@ -13,6 +15,7 @@ async function main(targets: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  setCorpusLimits(corpusLimitsOf(config));
   let current: Corpus = { articles: [], version: '' };
   try {
     current = await loadCorpus(config.CORPUS_PATH);
@@ -27,7 +30,8 @@ async function main(targets: string[]): Promise<number> {
     folder: config.CORPUS_PATH,
     current,
     allowPrivate: config.FETCH_ALLOW_PRIVATE,
-    writeLine: (line) => process.stderr.write(`${line}\n`),
+    // Targets, titles and what servers answer (an HTTP status text) are remote text: printed inert.
+    writeLine: (line) => process.stderr.write(`${stripControls(line)}\n`),
   });
   process.stdout.write(
     `Imported ${summary.added.length} article${summary.added.length === 1 ? '' : 's'} into ${config.CORPUS_PATH}` +

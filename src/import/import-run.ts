@@ -88,7 +88,7 @@ export async function runImport(targets: readonly string[], options: ImportOptio
     }
     if ('html' in fetched) {
       const { html, fetchedFrom } = fetched;
-      await add(target, async () => webArticleFromHtml(html, { url: target, fetchedFrom }, known));
+      await add(target, () => webArticleFromHtml(html, { url: target, fetchedFrom }, known));
       continue;
     }
     progress(`feed with ${fetched.items.length} items`, target);

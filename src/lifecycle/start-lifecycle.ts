@@ -1,6 +1,7 @@
 import type { Client } from 'discord.js';
 import type { Config } from '../config.ts';
 import { formatProblem, notReadSummary } from '../corpus/load-corpus.ts';
+import { pageExtractor } from '../extract/page-extractor.ts';
 import type { FeedPoller } from '../feeds/feed-poller.ts';
 import { Library } from '../library.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -139,6 +140,8 @@ export async function startLifecycle(options: Wiring): Promise<RunningLifecycle>
     persistEachSwap(options),
     postAuditToChannel(options),
     pollFeeds(options),
+    // A page being read (a link, an upload, a feed item) is given up: the stop does not wait for it.
+    () => void pageExtractor.close(),
     () => shards?.stop(),
   ];
   return {

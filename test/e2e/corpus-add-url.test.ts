@@ -5,6 +5,7 @@ import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
 import { type LocalWebServer, serve, startLocalWebServer } from '../support/local-web-server.ts';
+import { nestedPage } from '../support/nested-page.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { button, chatInput, chatInputSubcommand } from '../support/stand-in-discord/interactions.ts';
 import { customIdsOf, type Harness, member, moderator, startHarness, textOf } from './harness.ts';
@@ -135,5 +136,69 @@ describe('GIVEN the bot with private addresses not allowed (the default)', () =>
     expect(String(data.content)).toContain(
       'Give either a `file` to upload or a `url` to fetch (one of the two).',
     );
+  });
+});
+
+describe('GIVEN a link to a page of deeply nested divs (issue 31), with the depth bound raised to 1,000 and a 1.5 s time limit', () => {
+  let harness: Harness;
+  let folder: string;
+  let site: LocalWebServer;
+
+  beforeAll(async () => {
+    site = await startLocalWebServer({
+      '/nested-1500': serve(nestedPage(1500), 'text/html; charset=utf-8'),
+      '/nested-900': serve(nestedPage(900), 'text/html; charset=utf-8'),
+    });
+    folder = await mkdtemp(join(tmpdir(), 'newsdesk-add-url-'));
+    await cp('corpus', folder, { recursive: true });
+    harness = await startHarness({
+      corpusPath: folder,
+      env: {
+        MODERATOR_ROLE_IDS: ids.moderatorRole,
+        FETCH_ALLOW_PRIVATE: 'true',
+        RATE_LIMIT_QUESTIONS: '100',
+        EXTRACT_MAX_DEPTH: '1000',
+        EXTRACT_TIME_LIMIT_MS: '1500',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+    await site?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('WHEN the page is deeper than the bound THEN it is refused at once, in plain words, before it is parsed', async () => {
+    const started = performance.now();
+    const { data } = await harness.discord
+      .interact(chatInputSubcommand('corpus', 'add', { url: site.url('/nested-1500') }, moderator))
+      .final();
+    expect(String(data.content)).toBe(
+      'The link was not added: The page nests its elements more than 1000 deep (a news page nests a few dozen); it was not read (EXTRACT_MAX_DEPTH).',
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("WHEN the page is within the bound but slow to read THEN another member's /ask is answered meanwhile, and the reading is ended at the time limit", async () => {
+    const started = performance.now();
+    const adding = harness.discord
+      .interact(chatInputSubcommand('corpus', 'add', { url: site.url('/nested-900') }, moderator))
+      .final({ until: isOutcome, timeoutMs: 60_000 })
+      .then((reply) => ({ reply, at: performance.now() - started }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const asked = await harness.discord
+      .interact(chatInput('ask', { question: 'Who threatened the mayor of Teteghem?' }, member))
+      .final();
+    const askedAt = performance.now() - started;
+    const added = await adding;
+    expect(textOf(asked.data)).toContain('Teteghem');
+    // Reading 900 nested divs takes Readability tens of seconds; on the serving thread the question
+    // waited for all of them. Off it, the question is answered while the page is being read.
+    expect(askedAt).toBeLessThan(added.at);
+    expect(String(added.reply.data.content)).toBe(
+      'The link was not added: Reading the page took longer than 1.5 s; it was given up (EXTRACT_TIME_LIMIT_MS).',
+    );
+    expect(added.at).toBeLessThan(15_000);
   });
 });

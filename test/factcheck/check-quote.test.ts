@@ -80,6 +80,19 @@ describe('GIVEN the seed corpus', () => {
     });
   });
 
+  it('finds the passage of a misquote that rewords a clause and changes its figures at once, and calls it altered with the figures in the diff', async () => {
+    for (const quote of [
+      'smugglers are charging migrants up to €70,000 (£50,000) in exchange for passage across the border to Britain',
+      'smugglers are charging migrants up to €70,000 in exchange for passage across the border to Britain',
+    ]) {
+      const check = await checkQuote(engine, quote);
+      expect(check.verdict, quote).toBe('altered');
+      expect(check.source?.citation).toBe('calais-mayor-threatens-to-open-borders#2');
+      expect(check.diff).toContainEqual({ op: 'added', text: expect.stringContaining('€70,000') });
+      expect(check.diff).toContainEqual({ op: 'dropped', text: expect.stringContaining('€7,000') });
+    }
+  });
+
   it('gets the verdict of every case made from the seed articles right, with the right passage', async () => {
     const cases = quoteCases(engine.corpus.articles, {
       seed: 18,
@@ -89,7 +102,7 @@ describe('GIVEN the seed corpus', () => {
         'The club confirmed the striker had signed a three-year contract on Friday evening.',
       ],
     });
-    expect(new Set(cases.map((c) => c.kind)).size).toBe(7);
+    expect(new Set(cases.map((c) => c.kind)).size).toBe(8);
     const wrong: string[] = [];
     for (const testCase of cases) {
       const check = await checkQuote(engine, testCase.text);

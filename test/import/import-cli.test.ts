@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCoverageSite } from '../support/coverage-site.ts';
 import type { LocalWebServer } from '../support/local-web-server.ts';
+import { nestedPage } from '../support/nested-page.ts';
 
 const run = promisify(execFile);
 
@@ -91,4 +92,32 @@ describe('npm run import', () => {
     );
     expect(stdout).toMatch(/^Imported 0 articles into .* \(0 already there, 2 failed\)\.\n$/);
   }, 120_000);
+
+  it('refuses a saved page past the depth bound, ends the reading of one past the time limit, and exits', async () => {
+    const pages = await mkdtemp(join(tmpdir(), 'newsdesk-import-pages-'));
+    try {
+      await writeFile(join(pages, 'deep.html'), nestedPage(5000));
+      await writeFile(join(pages, 'slow.html'), nestedPage(900));
+      const started = performance.now();
+      const { code, stderr } = await importInto(
+        folder,
+        [join(pages, 'deep.html'), join(pages, 'slow.html')],
+        {
+          EXTRACT_MAX_DEPTH: '1000',
+          EXTRACT_TIME_LIMIT_MS: '1000',
+        },
+      );
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        `failed (The page nests its elements more than 1000 deep (a news page nests a few dozen); it was not read (EXTRACT_MAX_DEPTH).): ${join(pages, 'deep.html')}`,
+      );
+      expect(stderr).toContain(
+        `failed (Reading the page took longer than 1 s; it was given up (EXTRACT_TIME_LIMIT_MS).): ${join(pages, 'slow.html')}`,
+      );
+      // Before the bound and the worker, 5,000 nested divs overflowed the stack and 900 took tens of seconds.
+      expect(performance.now() - started).toBeLessThan(60_000);
+    } finally {
+      await rm(pages, { recursive: true, force: true });
+    }
+  });
 });

@@ -33,7 +33,7 @@ describe('webArticleFromHtml', () => {
     const html = await readFile('test/fixtures/web/news-article.html', 'utf8');
     const link =
       'https://www.channelcourier.example/news/2026/11/dunkirk-opens-winter-shelter-for-400-migrants?utm_source=share';
-    const web = webArticleFromHtml(html, { url: link, fetchedFrom: link });
+    const web = await webArticleFromHtml(html, { url: link, fetchedFrom: link });
     expect(web.id).toBe('dunkirk-opens-winter-shelter-for-400-migrants');
     const article = parseArticleFile(web.fileName, web.markdown);
     expect(article).toMatchObject({
@@ -54,7 +54,7 @@ describe('webArticleFromHtml', () => {
       'shelter.md',
       '---\ntitle: Shelter\nurl: https://www.channelcourier.example/news/2026/11/dunkirk-opens-winter-shelter-for-400-migrants\n---\nText.\n',
     );
-    const web = webArticleFromHtml(
+    const web = await webArticleFromHtml(
       html,
       { url: 'https://short.example/abc', fetchedFrom: 'https://short.example/abc' },
       [known],
@@ -62,13 +62,13 @@ describe('webArticleFromHtml', () => {
     expect(web).toMatchObject({ id: 'shelter', fileName: 'shelter.md', alreadyKnown: true });
   });
 
-  it('keeps a headline with quotes and colons intact through the front matter', () => {
+  it('keeps a headline with quotes and colons intact through the front matter', async () => {
     const paragraphs = Array.from(
       { length: 5 },
       (_, i) =>
         `<p>Paragraph ${i + 1} says enough about the matter to be read as reporting by the extractor here.</p>`,
     );
-    const web = webArticleFromHtml(
+    const web = await webArticleFromHtml(
       `<html><head><title>Mayor: "we will not back down"</title></head><body><article>${paragraphs.join('')}</article></body></html>`,
       { fileName: 'mayor.html' },
     );

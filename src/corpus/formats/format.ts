@@ -24,6 +24,11 @@ export interface ArticleFileFormat extends FormatBase {
    * `CorpusError` listing every problem.
    */
   parse(file: string, text: string): Article;
+  /**
+   * `parse` on another thread, for a format whose parsing can take long on hostile input (a web page):
+   * what `/corpus add` uses, so that a moderator's upload never holds the serving thread.
+   */
+  parseOffThread?(file: string, text: string): Promise<Article>;
 }
 
 /** Many articles per file, for bulk imports; read only, never edited by `/corpus`. */

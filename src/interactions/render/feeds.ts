@@ -25,13 +25,14 @@ export function renderFeedList(feeds: readonly FeedRecord[], now: Date): ReplyPa
       {
         fields: shown.map((feed) => ({
           name: fitText(feed.title ?? feed.url, 256, { render: escapeText }),
-          // Escaped piece by piece: the timestamps are Discord markup that must stay intact.
+          // Escaped piece by piece: the timestamps are Discord markup that must stay intact. A field holds
+          // 1,024 characters: the URL, two lines and the last error (the unreadable items and why) fit.
           value: [
             fitText(feed.url, 200, { render: escapeText }),
             `Last read: ${feed.lastPollAt ? timestamp(feed.lastPollAt) : 'not yet'} · next: ${timestamp(feed.nextPollAt, now)}`,
             `Articles added: ${feed.itemsAdded} · added by ${escapeText(feed.addedBy)}`,
             feed.lastError
-              ? `Last error: ${fitText(feed.lastError, 250, { render: escapeText })}${feed.errors > 1 ? ` (${feed.errors} failed reads in a row)` : ''}`
+              ? `Last error: ${fitText(feed.lastError, 400, { render: escapeText })}${feed.errors > 1 ? ` (${feed.errors} failed reads in a row)` : ''}`
               : 'No errors',
           ].join('\n'),
         })),

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { corpusLimits } from '../../corpus/corpus-limits.ts';
 import type { IndexCache } from './index-cache.ts';
 
 /** What a background persist wrote. */
@@ -21,6 +22,7 @@ export function persistInWorker(corpusPath: string, cache: IndexCache): Promise<
       cacheDir: cache.dir,
       settingsFingerprint: cache.settingsFingerprint,
       cacheMaxBytes: cache.maxBytes,
+      corpusLimits: corpusLimits(),
     },
   });
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@ import {
   receiveMessageOnPort,
   Worker,
 } from 'node:worker_threads';
+import { corpusLimits } from '../../corpus/corpus-limits.ts';
 import { CorpusError } from '../../corpus/problems.ts';
 import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
 import type {
@@ -47,7 +48,7 @@ export class IndexThread {
   readonly corpus: Promise<SharedCorpus>;
 
   constructor(
-    data: Omit<IndexWorkerData, 'port' | 'replies'>,
+    data: Omit<IndexWorkerData, 'port' | 'replies' | 'corpusLimits'>,
     onProgress?: (done: number, total: number) => void,
     resourceLimits?: ResourceLimits,
   ) {
@@ -55,7 +56,7 @@ export class IndexThread {
     const replies = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
     this.#port = port1;
     this.#replies = new Int32Array(replies);
-    const workerData: IndexWorkerData = { ...data, port: port2, replies };
+    const workerData: IndexWorkerData = { ...data, corpusLimits: corpusLimits(), port: port2, replies };
     this.#worker = new Worker(new URL('./index-worker-entry.mjs', import.meta.url), {
       workerData,
       transferList: [port2],

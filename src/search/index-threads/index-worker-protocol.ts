@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { CorpusLimits } from '../../corpus/corpus-limits.ts';
 import type { CorpusProblem } from '../../corpus/problems.ts';
 import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
 import type { Answer, AnswerOptions, Timeline } from '../answer.ts';
@@ -16,6 +17,8 @@ export interface IndexWorkerData {
    */
   corpusFrom: 'message' | 'path';
   corpusPath: string;
+  /** The process's corpus limits (CORPUS_MAX_FILE_MB, EXTRACT_*), which this thread's reading applies. */
+  corpusLimits: CorpusLimits;
   /** INDEX_CACHE_DIR ('' for none): restore from it when it matches, else build and save to it. */
   cacheDir: string;
   settingsFingerprint: string;

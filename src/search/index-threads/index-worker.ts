@@ -4,6 +4,7 @@
 // thread no garbage-collection pauses.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Corpus } from '../../corpus/article.ts';
+import { setCorpusLimits } from '../../corpus/corpus-limits.ts';
 import { CorpusError, loadCorpus } from '../../corpus/load-corpus.ts';
 import { openSharedCorpus, passageCount, shareCorpus } from '../../corpus/shared-corpus.ts';
 import { loadLanguageModelWhenNeeded, prepareEntities } from '../../text/entities.ts';
@@ -21,6 +22,7 @@ import type {
 import { threadMemory } from './thread-memory.ts';
 
 const data = workerData as IndexWorkerData;
+setCorpusLimits(data.corpusLimits);
 /**
  * How often a reload's reading or building worker collects its garbage (see `collect-garbage.ts`): a
  * full collection of its heap takes tens of milliseconds, on its own thread.

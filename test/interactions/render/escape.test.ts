@@ -53,7 +53,8 @@ describe('finalizeChoices', () => {
       { name: 'Mayor \u001b]0;owned\u0007threatened \u202egnp.exe @everyone', value: 'mayor-threatened' },
     ]);
     expect(choice?.name).not.toMatch(/(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u);
-    expect(choice?.name).toContain('Mayor ]0;ownedthreatened gnp.exe');
+    // The window-title escape goes whole, its text included: nothing of it is left to read.
+    expect(choice?.name).toContain('Mayor threatened gnp.exe');
     expect(choice?.name).not.toContain('@everyone');
     expect(choice?.value).toBe('mayor-threatened');
   });
