@@ -9,7 +9,7 @@
  *                                                 bbc-reuters, off-topic-seed (offtopic = both corpora),
  *                                                 readers, near-misses
  *   npm run eval -- --distractors                 the same as --sets distractors
- *   npm run eval -- --ranking '{"nameBoost":2}'   try other retrieval settings (ranking.ts)
+ *   npm run eval -- --retrieval '{"nameBoost":2}' try other retrieval settings (retrieval.ts)
  *   npm run eval -- --model model.json            try another fitted model (npm run fit-ranking -- --out)
  *   npm run eval -- --json                        one JSON document on stdout
  *   npm run eval -- --outcomes FILE               also every question's outcome, per run and engine, in FILE
@@ -23,8 +23,8 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { RANKING, type RankingWeights } from '../src/search/ranking.ts';
 import { parseRankingModel, type RankingModel } from '../src/search/ranking-model.ts';
+import { parseRetrievalSettings, RETRIEVAL, type RetrievalSettings } from '../src/search/retrieval.ts';
 import { type CorpusName, evalCorpus } from './eval/corpora.ts';
 import { outcomeDifferences, outcomeLabel } from './eval/date-layer-diff.ts';
 import { evalEngines } from './eval/engines.ts';
@@ -39,7 +39,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     sets: { type: 'string' },
     distractors: { type: 'boolean', default: false },
-    ranking: { type: 'string' },
+    retrieval: { type: 'string' },
     model: { type: 'string' },
     json: { type: 'boolean', default: false },
     outcomes: { type: 'string' },
@@ -49,18 +49,18 @@ const { values: args } = parseArgs({
 const log = (line: string) => (args.json ? process.stderr : process.stdout).write(`${line}\n`);
 
 let runs: RunName[];
-let ranking: RankingWeights;
+let retrieval: RetrievalSettings;
 let model: RankingModel | undefined;
 try {
   runs = parseSets(args.distractors && args.sets === undefined ? 'distractors' : args.sets);
-  ranking = { ...RANKING, ...(args.ranking ? (JSON.parse(args.ranking) as Partial<RankingWeights>) : {}) };
+  retrieval = args.retrieval ? parseRetrievalSettings(JSON.parse(args.retrieval), '--retrieval') : RETRIEVAL;
   if (args.model) model = parseRankingModel(JSON.parse(readFileSync(args.model, 'utf8')), args.model);
 } catch (error) {
   process.stderr.write(`npm run eval: ${(error as Error).message}\n`);
   process.exit(2);
 }
 const only = args.only?.split(',').map((name) => name.trim());
-const engines = evalEngines(ranking, model).filter(
+const engines = evalEngines(retrieval, model).filter(
   (engine) => only === undefined || only.includes(engine.name),
 );
 if (engines.length === 0) {
@@ -120,7 +120,7 @@ log(
   'asked>; closest coverage is from …" (not counted as empty). NewsQA tunes on 0-based odd questions, the sets on odd ids.',
 );
 if (args.json) {
-  process.stdout.write(`${JSON.stringify({ ranking, corpora, builds, runs: reports })}\n`);
+  process.stdout.write(`${JSON.stringify({ retrieval, corpora, builds, runs: reports })}\n`);
 }
 if (args.outcomes) {
   await writeFile(args.outcomes, `${JSON.stringify(Object.fromEntries(outcomesOf), null, 1)}\n`);

@@ -47,7 +47,6 @@ import { parseArgs } from 'node:util';
 import { answerFeatures, type RankedResult } from '../src/search/answer-features.ts';
 import { confidenceFeatures, focusTerms, speaksOfAsker } from '../src/search/confidence.ts';
 import { Engine, type FittingCandidate, type Pool } from '../src/search/engine.ts';
-import { RANKING } from '../src/search/ranking.ts';
 import {
   ANSWER_FEATURES,
   type AnswerFeature,
@@ -64,6 +63,7 @@ import {
   type RankFeature,
   type RankingModel,
 } from '../src/search/ranking-model.ts';
+import { RETRIEVAL } from '../src/search/retrieval.ts';
 import { evalCorpus, SOURCES } from './eval/corpora.ts';
 import { loadQuestionSet, type QuestionSetName, questionSetPath } from './eval/question-set.ts';
 import { answersQuestion, loadNewsQaQuestions, type NewsQaQuestion } from './lib/newsqa.ts';
@@ -99,7 +99,7 @@ const { values: args } = parseArgs({
     'confidence-l2': { type: 'string' },
     /** Fit every feature at one L2 strength instead of choosing them by cross-validation (quick). */
     'no-search': { type: 'boolean', default: false },
-    /** The candidate pool to fit on, `CANDIDATES,ARTICLE_CANDIDATES` (default: ranking.ts's). */
+    /** The candidate pool to fit on, `CANDIDATES,ARTICLE_CANDIDATES` (default: retrieval.ts's). */
     pool: { type: 'string' },
     /**
      * Measure candidates from this wider pool (default: `--pool`), so that with `--cache` every pool up
@@ -144,8 +144,8 @@ function poolOption(value: string | undefined, option: string, otherwise: Pool):
     throw new Error(`${option}: expected two whole numbers, passages and articles (40,3), got "${value}"`);
   return { candidates: candidates!, articleCandidates: articleCandidates! };
 }
-/** The pool fitted on; the engine's (ranking.ts) unless `--pool` names another. */
-const pool = poolOption(args.pool, '--pool', RANKING);
+/** The pool fitted on; the engine's (retrieval.ts) unless `--pool` names another. */
+const pool = poolOption(args.pool, '--pool', RETRIEVAL);
 const measurePool = poolOption(args['measure-pool'], '--measure-pool', pool);
 
 function ask(engine: Engine, set: string, questions: NewsQaQuestion[], answerable: boolean): Asked[] {

@@ -9,6 +9,18 @@ export interface ArticleMeta {
   language: string | null;
 }
 
+/** An article's metadata alone (for a citation, a quote check's source), without its text. */
+export function articleMeta({
+  title,
+  publisher,
+  url,
+  published,
+  author,
+  language,
+}: ArticleMeta): ArticleMeta {
+  return { title, publisher, url, published, author, language };
+}
+
 /** One news article, validated and split into passages. */
 export interface Article extends ArticleMeta {
   /** Stable id: the file name without extension, or the `id` of a JSON Lines record. */

@@ -3,7 +3,7 @@
  * (candidates from the search index, then a word alignment with each), a verdict, a word diff, the
  * speaker the paragraph names, and the earliest dated article carrying the same words.
  */
-import type { Article } from '../corpus/article.ts';
+import { type Article, articleMeta } from '../corpus/article.ts';
 import type { Answer, AnswerOptions } from '../search/answer.ts';
 import type { Located } from '../search/corpus-lookup.ts';
 import { type AlignOp, align } from './align.ts';
@@ -187,8 +187,7 @@ export function diffOf(ops: readonly AlignOp[], quote: string, passage: string):
 }
 
 function metaOf(article: Article): CitedArticle['article'] {
-  const { id, title, publisher, published, url, author, language } = article;
-  return { id, title, publisher, published, url, author, language };
+  return { id: article.id, ...articleMeta(article) };
 }
 
 /** Dated articles first, earliest first (ISO dates sort as text). */

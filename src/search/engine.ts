@@ -1,6 +1,6 @@
 import type MiniSearch from 'minisearch';
 import type { Options, SearchOptions, SearchResult } from 'minisearch';
-import type { Article, ArticleMeta, Corpus } from '../corpus/article.ts';
+import { type Article, type ArticleMeta, articleMeta, type Corpus } from '../corpus/article.ts';
 import { passageIds as passageIdsOf } from '../corpus/shared-corpus.ts';
 import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
@@ -28,7 +28,6 @@ import { PostingBuilder } from './postings/posting-builder.ts';
 import { PassageFrequencies, type PostingStore } from './postings/posting-store.ts';
 import { termLayout } from './proximity.ts';
 import { pickQuote, sentenceWeight } from './quote.ts';
-import { RANKING, type RankingWeights } from './ranking.ts';
 import {
   type ConfidenceFeature,
   confidenceOf,
@@ -41,6 +40,7 @@ import {
   type RankFeature,
   type RankingModel,
 } from './ranking-model.ts';
+import { RETRIEVAL, type RetrievalSettings } from './retrieval.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
 import { answerInTime, type Found, type ReportGroup } from './time-layer.ts';
@@ -98,7 +98,7 @@ export interface BuildOptions {
   /** Called after each slice with articles done and the total. */
   onProgress?: (done: number, total: number) => void;
   /** Retrieval settings; tests and the evaluation try others. */
-  ranking?: RankingWeights;
+  retrieval?: RetrievalSettings;
   /** The ranking and confidence model; the fitting script tries others. */
   model?: RankingModel;
 }
@@ -142,7 +142,7 @@ export interface FittingCandidate {
   articleRank: number | null;
 }
 
-/** The candidate pool, as many as `RankingWeights.candidates` and `articleCandidates` (ranking.ts). */
+/** The candidate pool, as many as `RetrievalSettings.candidates` and `articleCandidates` (retrieval.ts). */
 export interface Pool {
   candidates: number;
   articleCandidates: number;
@@ -198,7 +198,7 @@ export class Engine extends SearchEngine {
   private readonly passageIndex: MiniSearch<IndexedDoc>;
   private readonly articleIndex: MiniSearch<IndexedDoc>;
   private readonly documentFrequency: PassageFrequencies;
-  private readonly ranking: RankingWeights;
+  private readonly retrieval: RetrievalSettings;
   private readonly model: RankingModel;
   private readonly answers = new AnswerCache();
   /** `idf()` of each term asked about so far (bounded by the vocabulary). */
@@ -208,7 +208,7 @@ export class Engine extends SearchEngine {
     corpus: Corpus,
     postings: PostingStore,
     lookup: CorpusLookup,
-    ranking: RankingWeights = RANKING,
+    retrieval: RetrievalSettings = RETRIEVAL,
     model: RankingModel = RANKING_MODEL,
     passageIds?: IdList,
   ) {
@@ -223,7 +223,7 @@ export class Engine extends SearchEngine {
     this.passageIndex = views.passageIndex;
     this.articleIndex = views.articleIndex;
     this.documentFrequency = new PassageFrequencies(postings);
-    this.ranking = ranking;
+    this.retrieval = retrieval;
     this.model = model;
   }
 
@@ -260,7 +260,7 @@ export class Engine extends SearchEngine {
     const frequencies = new PassageFrequencies(postings);
     // Stop words (no terms) and words of many passages: those the passages ranked for questions are made of.
     forgetWords((terms) => terms.every((term) => (frequencies.get(term) ?? 0) >= COMMON_WORD_PASSAGES));
-    return new Engine(corpus, postings, builder.lookup, options.ranking, options.model);
+    return new Engine(corpus, postings, builder.lookup, options.retrieval, options.model);
   }
 
   /**
@@ -276,7 +276,7 @@ export class Engine extends SearchEngine {
     known?: { passageCounts: readonly number[]; passageIds: IdList },
   ): Engine {
     const lookup = known ? CorpusLookup.ofCounted(corpus, known.passageCounts) : CorpusLookup.of(corpus);
-    return new Engine(corpus, postings, lookup, options.ranking, options.model, known?.passageIds);
+    return new Engine(corpus, postings, lookup, options.retrieval, options.model, known?.passageIds);
   }
 
   /**
@@ -287,7 +287,7 @@ export class Engine extends SearchEngine {
     let idf = this.idfs.get(term);
     if (idf === undefined) {
       // The corpus's passages and as many of everyday English's as `everydayPassages` (see everyday-words.ts).
-      const prior = this.ranking.everydayPassages;
+      const prior = this.retrieval.everydayPassages;
       const df = (this.documentFrequency.get(term) ?? 0) + prior * everydayShare(term);
       const passages = this.passageCount + prior;
       idf = Math.log(1 + (passages - df + 0.5) / (df + 0.5));
@@ -320,8 +320,8 @@ export class Engine extends SearchEngine {
     return {
       combineWith: 'OR',
       fuzzy: this.fuzzy,
-      weights: { fuzzy: this.ranking.fuzzyWeight, prefix: 0 },
-      boost: { title: this.ranking.titleBoost, context: this.ranking.contextBoost },
+      weights: { fuzzy: this.retrieval.fuzzyWeight, prefix: 0 },
+      boost: { title: this.retrieval.titleBoost, context: this.retrieval.contextBoost },
       tokenize: splitTerms,
       processTerm: (term) => term,
       ...(filter === undefined ? {} : { filter }),
@@ -454,7 +454,7 @@ export class Engine extends SearchEngine {
     scope: Scope,
     wanted: number,
     everyLayout = false,
-    pool: Pool = this.ranking,
+    pool: Pool = this.retrieval,
   ): Steps<Candidate[]> {
     const retrieved = this.retrieve(question, terms, scope);
     if (!retrieved) return [];
@@ -474,7 +474,7 @@ export class Engine extends SearchEngine {
 
   /** The passages and articles MiniSearch finds for the question's selective terms, with the best scores. */
   private retrieve(question: string, terms: readonly string[], scope: Scope): Retrieved | undefined {
-    const w = this.ranking;
+    const w = this.retrieval;
     const split = this.splitByCost(terms);
     if (!split) return undefined;
     const names = nameTerms(question);
@@ -646,7 +646,7 @@ export class Engine extends SearchEngine {
     let sum = 0;
     for (const [term, weight] of termWeights) {
       if (!matched.has(term)) continue;
-      sum += weight * (this.documentFrequency.has(term) ? 1 : this.ranking.fuzzyCoverage);
+      sum += weight * (this.documentFrequency.has(term) ? 1 : this.retrieval.fuzzyCoverage);
     }
     return sum / totalWeight;
   }
@@ -706,7 +706,7 @@ export class Engine extends SearchEngine {
     candidate.evidence = {
       terms,
       // The passages the weights are reckoned over: the corpus's and the everyday-English prior's.
-      passages: this.passageCount + this.ranking.everydayPassages,
+      passages: this.passageCount + this.retrieval.everydayPassages,
       rarestMatchedDf,
       matchedIdf,
       speaksOfAsker,
@@ -721,7 +721,7 @@ export class Engine extends SearchEngine {
   }
 
   /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */
-  candidatesForFitting(question: string, pool: Pool = this.ranking): FittingCandidate[] {
+  candidatesForFitting(question: string, pool: Pool = this.retrieval): FittingCandidate[] {
     const raw = question.slice(0, MAX_QUESTION_CHARS);
     const terms = questionTerms(raw);
     if (terms.length === 0) return [];
@@ -745,9 +745,9 @@ export class Engine extends SearchEngine {
    */
   private splitByCost(terms: readonly string[]): { selective: string[]; common: string[] } | undefined {
     const selective = [...terms].sort((a, b) => this.df(a) - this.df(b));
-    if (this.df(selective[0]!) > this.ranking.vagueQuestionPostings) return undefined;
+    if (this.df(selective[0]!) > this.retrieval.vagueQuestionPostings) return undefined;
     let postings = selective.reduce((sum, term) => sum + this.df(term), 0);
-    while (selective.length > 1 && postings > this.ranking.postingBudget)
+    while (selective.length > 1 && postings > this.retrieval.postingBudget)
       postings -= this.df(selective.pop()!);
     return { selective, common: terms.filter((term) => !selective.includes(term)) };
   }
@@ -925,16 +925,7 @@ function questionTerms(question: string): string[] {
 
 /** What cites a passage of an article: its citation and the article's metadata. */
 function quotedFrom(article: Article, citation: string): ArticleMeta & { citation: string; article: string } {
-  return {
-    citation,
-    article: article.id,
-    title: article.title,
-    publisher: article.publisher,
-    url: article.url,
-    published: article.published,
-    author: article.author,
-    language: article.language,
-  };
+  return { citation, article: article.id, ...articleMeta(article) };
 }
 
 /** A candidate as the answer model reads the ranking. */
