@@ -5,7 +5,7 @@ import { passageIds as passageIdsOf } from '../corpus/shared-corpus.ts';
 import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
-import { analyze, forgetWords, rememberCorpusWords, type Token, tokenize } from './analyze.ts';
+import { analyze, type Token, tokenize, WordCache } from './analyze.ts';
 import type {
   Answer,
   AnswerOptions,
@@ -203,14 +203,19 @@ export class Engine extends SearchEngine {
   private readonly answers = new AnswerCache();
   /** `idf()` of each term asked about so far (bounded by the vocabulary). */
   private readonly idfs = new Map<string, number>();
+  /** The words this engine's questions and ranked passages are analysed with (see `WordCache`). */
+  private readonly words: WordCache;
 
   private constructor(
     corpus: Corpus,
     postings: PostingStore,
     lookup: CorpusLookup,
-    retrieval: RetrievalSettings = RETRIEVAL,
-    model: RankingModel = RANKING_MODEL,
-    passageIds?: IdList,
+    {
+      retrieval = RETRIEVAL,
+      model = RANKING_MODEL,
+      passageIds,
+      words = WordCache.forQuestions(),
+    }: BuildOptions & { passageIds?: IdList; words?: WordCache },
   ) {
     super(corpus, lookup);
     prepareEntities();
@@ -225,6 +230,7 @@ export class Engine extends SearchEngine {
     this.documentFrequency = new PassageFrequencies(postings);
     this.retrieval = retrieval;
     this.model = model;
+    this.words = words;
   }
 
   /** Builds an engine in one go, blocking until done. */
@@ -259,8 +265,10 @@ export class Engine extends SearchEngine {
     const postings = builder.postings.finish();
     const frequencies = new PassageFrequencies(postings);
     // Stop words (no terms) and words of many passages: those the passages ranked for questions are made of.
-    forgetWords((terms) => terms.every((term) => (frequencies.get(term) ?? 0) >= COMMON_WORD_PASSAGES));
-    return new Engine(corpus, postings, builder.lookup, options.retrieval, options.model);
+    const words = builder.words.commonWords((terms) =>
+      terms.every((term) => (frequencies.get(term) ?? 0) >= COMMON_WORD_PASSAGES),
+    );
+    return new Engine(corpus, postings, builder.lookup, { ...options, words });
   }
 
   /**
@@ -276,7 +284,10 @@ export class Engine extends SearchEngine {
     known?: { passageCounts: readonly number[]; passageIds: IdList },
   ): Engine {
     const lookup = known ? CorpusLookup.ofCounted(corpus, known.passageCounts) : CorpusLookup.of(corpus);
-    return new Engine(corpus, postings, lookup, options.retrieval, options.model, known?.passageIds);
+    return new Engine(corpus, postings, lookup, {
+      ...options,
+      ...(known ? { passageIds: known.passageIds } : {}),
+    });
   }
 
   /**
@@ -377,7 +388,7 @@ export class Engine extends SearchEngine {
    * with how sure the engine is of them and, when several stories fit alike, those stories.
    */
   private *reportGroups(raw: string, shown: number, scope: Scope): Steps<Found> {
-    const terms = questionTerms(raw);
+    const terms = questionTerms(this.words, raw);
     if (terms.length === 0) return { groups: [], assurance: 'none' };
     const type = answerTypeOf(raw);
     // How sure the reply is depends on the first result's confidence (the confidence is fitted on first
@@ -391,7 +402,7 @@ export class Engine extends SearchEngine {
     // A confident answer is given as it is; otherwise, when several stories fit alike, the member chooses.
     const stories =
       scope.articleId === undefined && assurance === 'closest' ? storiesOf(candidates) : undefined;
-    const isKnown = knownTo(terms);
+    const isKnown = knownTo(this.words, terms);
     const groups: { reports: ReportGroup; facts: Set<string> }[] = [];
     for (const [i, candidate] of candidates.entries()) {
       // Past the page, candidates matter only as other outlets' reports of what is shown, and those rank near it.
@@ -477,7 +488,7 @@ export class Engine extends SearchEngine {
     const w = this.retrieval;
     const split = this.splitByCost(terms);
     if (!split) return undefined;
-    const names = nameTerms(question);
+    const names = nameTerms(this.words, question);
     const options: SearchOptions = {
       ...this.searchOptions(scope),
       boostTerm: (term) => (names.has(term) ? w.nameBoost : 1),
@@ -515,7 +526,7 @@ export class Engine extends SearchEngine {
       speaksOfAsker: speaksOfAsker(question),
       focus: focusTerms(question),
       counted: countedTerm(question),
-      isKnown: knownTo(terms),
+      isKnown: knownTo(this.words, terms),
       pairs: new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`)),
     };
   }
@@ -565,7 +576,7 @@ export class Engine extends SearchEngine {
     }
     let tokens: Token[] | undefined;
     if (retrieved.common.length > 0) {
-      tokens = tokenize(located.passage.text);
+      tokens = tokenize(located.passage.text, this.words);
       const present = new Set(tokens.map((token) => token.term));
       for (const term of retrieved.common) {
         if (!present.has(term)) continue;
@@ -672,7 +683,7 @@ export class Engine extends SearchEngine {
       if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
       yield;
       const { passage } = candidate.located;
-      const tokens = candidate.tokens ?? tokenize(passage.text);
+      const tokens = candidate.tokens ?? tokenize(passage.text, this.words);
       const layout = termLayout(tokens, candidate.matchedTerms, totalWeight, proximity);
       const f = candidate.features;
       f.proximity = layout.proximity;
@@ -723,7 +734,7 @@ export class Engine extends SearchEngine {
   /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */
   candidatesForFitting(question: string, pool: Pool = this.retrieval): FittingCandidate[] {
     const raw = question.slice(0, MAX_QUESTION_CHARS);
-    const terms = questionTerms(raw);
+    const terms = questionTerms(this.words, raw);
     if (terms.length === 0) return [];
     return finish(this.rank(raw, terms, answerTypeOf(raw), {}, 0, true, pool)).map((candidate) => ({
       citation: candidate.located.passage.id,
@@ -764,9 +775,9 @@ export class Engine extends SearchEngine {
     const raw = topic.slice(0, MAX_QUESTION_CHARS);
     const words = readTimeWords(raw).topic;
     const text = words === '' ? raw : words;
-    const terms = questionTerms(text);
+    const terms = questionTerms(this.words, text);
     if (terms.length === 0) return orderTimeline(topic, []);
-    const isKnown = knownTo(terms);
+    const isKnown = knownTo(this.words, terms);
     const entries: TimelineEntry[] = [];
     const listed = new Set<string>();
     for (const candidate of finish(
@@ -787,7 +798,7 @@ export class Engine extends SearchEngine {
 
   /** Articles holding every word of the text (in their headline or paragraphs), most relevant first. */
   articlesMentioning(text: string, limit = 1000): Article[] {
-    const terms = questionTerms(text.slice(0, MAX_QUESTION_CHARS));
+    const terms = questionTerms(this.words, text.slice(0, MAX_QUESTION_CHARS));
     if (terms.length === 0) return [];
     return this.articleIndex
       .search(terms.join(' '), { ...this.searchOptions(), combineWith: 'AND' })
@@ -797,7 +808,7 @@ export class Engine extends SearchEngine {
 
   /** Articles whose headline or text is nearest the question, for a "no coverage found" reply. */
   closestHeadlines(question: string, limit = 3): Article[] {
-    const terms = questionTerms(question.slice(0, MAX_QUESTION_CHARS));
+    const terms = questionTerms(this.words, question.slice(0, MAX_QUESTION_CHARS));
     if (terms.length === 0) return [];
     const selective = this.splitByCost(terms)?.selective;
     if (!selective) return [];
@@ -855,16 +866,13 @@ const COMMON_WORD_PASSAGES = 20;
 class IndexBuilder {
   readonly postings = new PostingBuilder();
   readonly lookup = new CorpusLookup();
-
-  constructor() {
-    rememberCorpusWords();
-  }
+  readonly words = WordCache.forCorpus();
 
   add(article: Article): void {
     this.lookup.add(article);
     this.postings.add(
-      analyze(article.title),
-      article.passages.map((passage) => analyze(passage.text)),
+      analyze(article.title, this.words),
+      article.passages.map((passage) => analyze(passage.text, this.words)),
     );
   }
 }
@@ -901,26 +909,26 @@ function textTermsOf(hits: readonly SearchResult[]): (citation: string) => Set<s
  * Terms of the question's proper names: capitalised words other than the first. Names pick out the
  * story a question is about better than its other words ("Which team does Zaki play for?").
  */
-function nameTerms(question: string): Set<string> {
+function nameTerms(words: WordCache, question: string): Set<string> {
   const names = new Set<string>();
-  for (const token of tokenize(question)) {
+  for (const token of tokenize(question, words)) {
     if (token.position > 0 && /^\p{Lu}/u.test(question.slice(token.start, token.end))) names.add(token.term);
   }
   return names;
 }
 
 /** Whether a mention (a name, a date) is made only of the question's words: it cannot be the answer. */
-function knownTo(terms: readonly string[]): (mention: string) => boolean {
+function knownTo(words: WordCache, terms: readonly string[]): (mention: string) => boolean {
   const asked = new Set(terms);
   return (mention) => {
-    const mentioned = analyze(mention);
+    const mentioned = analyze(mention, words);
     return mentioned.length > 0 && mentioned.every((term) => asked.has(term));
   };
 }
 
 /** The distinct analysed terms of a question, as many as are searched. */
-function questionTerms(question: string): string[] {
-  return [...new Set(analyze(question))].slice(0, MAX_QUESTION_TERMS);
+function questionTerms(words: WordCache, question: string): string[] {
+  return [...new Set(analyze(question, words))].slice(0, MAX_QUESTION_TERMS);
 }
 
 /** What cites a passage of an article: its citation and the article's metadata. */
