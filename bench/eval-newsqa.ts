@@ -1,5 +1,5 @@
 /**
- * Answer quality (`npm run eval`): every figure of issue 10's "How it is measured", for this engine
+ * Answer quality (`npm run eval`): every figure of docs/quality.md's "How to measure", for this engine
  * against MiniSearch with default options (and lunr with defaults where it builds quickly), on the same
  * passages, each for the tuning half and the test half of every question set.
  *
@@ -15,7 +15,7 @@
  *   npm run eval -- --outcomes FILE               also every question's outcome, per run and engine, in FILE
  *                                                 (to list what a change moved: compare two such files)
  *
- * Two tables: the figures of ranking (hit@k, empty, quote), and how sure the replies are (issue 34):
+ * Two tables: the figures of ranking (hit@k, empty, quote), and how sure the replies are:
  * the share of replies of each kind (answer, closest coverage, no coverage), asking "Which story?",
  * hit@3 among those presented as an answer, and whether a member gets there.
  */
