@@ -7,7 +7,7 @@ import {
 } from '../../src/search/ranking-model.ts';
 import type { Ranked } from './confidence.ts';
 import { FOLDS, type TuningData } from './measure.ts';
-import { fitLogistic, L2, linearRow, logLoss, round } from './optimise.ts';
+import { fitLogistic, heldOutLogistic, L2, round } from './optimise.ts';
 import { answerBand } from './thresholds.ts';
 
 /**
@@ -37,21 +37,13 @@ export function fitAnswerModel(
       l2,
     );
   const heldOut = (l2: number) => {
-    const p = new Map<Ranked, number>();
-    let loss = 0;
-    let total = 0;
-    for (let fold = 0; fold < FOLDS; fold++) {
-      const w = fitRows(
-        rows.filter((row) => data.foldOf.get(row.r.asked) !== fold),
-        l2,
-      );
-      const out = rows.filter((row) => data.foldOf.get(row.r.asked) === fold);
-      const scored = logLoss(out, w);
-      loss += scored.loss;
-      total += scored.total;
-      for (const row of out) p.set(row.r, 1 / (1 + Math.exp(-linearRow(row.f, w))));
-    }
-    return { loss: loss / total, p };
+    const { loss, p: byRow } = heldOutLogistic(
+      rows,
+      FOLDS,
+      (row) => data.foldOf.get(row.r.asked),
+      (subset) => fitRows(subset, l2),
+    );
+    return { loss, p: new Map([...byRow].map(([row, p]) => [row.r, p])) };
   };
   process.stderr.write('answer model cross-validation (held-out log loss):\n');
   let best = { l2: L2[0]!, loss: Number.POSITIVE_INFINITY, p: new Map<Ranked, number>() };

@@ -12,7 +12,7 @@ import {
   type RankingModel,
 } from '../../src/search/ranking-model.ts';
 import { type FittingQuestion, FOLDS, type TuningData } from './measure.ts';
-import { fitLogistic, given, L2, type LogisticRow, linearRow, logLoss, round } from './optimise.ts';
+import { fitLogistic, given, heldOutLogistic, L2, type LogisticRow, round } from './optimise.ts';
 import type { FitOptions } from './options.ts';
 
 /**
@@ -175,6 +175,16 @@ function confidenceRows(data: TuningData, ranked: Ranked[], subset: ConfidenceSu
   );
 }
 
+/** The confidence's held-out (5-fold) log loss and each row's probability. */
+function heldOut(data: TuningData, rows: ConfidenceRow[], subset: ConfidenceSubset, l2: number) {
+  return heldOutLogistic(
+    rows,
+    FOLDS,
+    (row) => data.foldOf.get(row.ranked.asked),
+    (fold) => fitConfidence(fold, subset, l2),
+  );
+}
+
 function fitConfidence(rows: ConfidenceRow[], subset: ConfidenceSubset, l2: number): number[] {
   return fitLogistic(rows, [...CONFIDENCE_FEATURES.map((n) => subset.used.includes(n)), true], l2);
 }
@@ -183,24 +193,9 @@ function fitConfidence(rows: ConfidenceRow[], subset: ConfidenceSubset, l2: numb
 function chooseConfidence(data: TuningData, ranked: Ranked[]): { subset: ConfidenceSubset; l2: number } {
   process.stderr.write(`confidence cross-validation (held-out log loss):\n`);
   const heldOutLoss = (name: string, subset: ConfidenceSubset, l2: number) => {
-    const rows = confidenceRows(data, ranked, subset);
-    let loss = 0;
-    let total = 0;
-    for (let fold = 0; fold < FOLDS; fold++) {
-      const w = fitConfidence(
-        rows.filter((row) => data.foldOf.get(row.ranked.asked) !== fold),
-        subset,
-        l2,
-      );
-      const heldOut = logLoss(
-        rows.filter((row) => data.foldOf.get(row.ranked.asked) === fold),
-        w,
-      );
-      loss += heldOut.loss;
-      total += heldOut.total;
-    }
-    process.stderr.write(`  ${name.padEnd(34)} l2 ${String(l2).padEnd(6)} ${(loss / total).toFixed(4)}\n`);
-    return loss / total;
+    const { loss } = heldOut(data, confidenceRows(data, ranked, subset), subset, l2);
+    process.stderr.write(`  ${name.padEnd(34)} l2 ${String(l2).padEnd(6)} ${loss.toFixed(4)}\n`);
+    return loss;
   };
   let best = { name: 'all', subset: CONFIDENCE_SUBSETS.all!, l2: L2[1]!, loss: Number.POSITIVE_INFINITY };
   for (const [name, subset] of Object.entries(CONFIDENCE_SUBSETS)) {
@@ -223,18 +218,8 @@ function chooseConfidence(data: TuningData, ranked: Ranked[]): { subset: Confide
  * several points apart on it. Compare confidence models on this curve, not on one point.
  */
 function heldOutTrade(data: TuningData, ranked: Ranked[], subset: ConfidenceSubset, l2: number): void {
-  const rows = confidenceRows(data, ranked, subset);
-  const confidence = new Map<FittingQuestion, number>();
-  for (let fold = 0; fold < FOLDS; fold++) {
-    const w = fitConfidence(
-      rows.filter((row) => data.foldOf.get(row.ranked.asked) !== fold),
-      subset,
-      l2,
-    );
-    for (const row of rows.filter((row) => data.foldOf.get(row.ranked.asked) === fold)) {
-      confidence.set(row.ranked.asked, 1 / (1 + Math.exp(-linearRow(row.f, w))));
-    }
-  }
+  const { p } = heldOut(data, confidenceRows(data, ranked, subset), subset, l2);
+  const confidence = new Map([...p].map(([row, p]) => [row.ranked.asked, p]));
   // A question without candidates has no row: it is always turned away.
   const of = (set: string) => data.questions.filter((a) => a.set === set).map((a) => confidence.get(a) ?? 0);
   const newsqa = of('newsqa@archive').sort((a, b) => a - b);

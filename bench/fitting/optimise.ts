@@ -87,3 +87,27 @@ export function given<T>(subsets: Record<string, T>, name: string): T {
     throw new Error(`no subset "${name}"; choose from ${Object.keys(subsets).join(', ')}`);
   return subset;
 }
+
+/**
+ * A logistic model's held-out figures by cross-validation: for each fold, fitted on the rows of
+ * the other folds (`fitOn`), then its log loss and probabilities on the fold's own rows.
+ */
+export function heldOutLogistic<Row extends LogisticRow>(
+  rows: readonly Row[],
+  folds: number,
+  foldOf: (row: Row) => number | undefined,
+  fitOn: (rows: Row[]) => number[],
+): { loss: number; p: Map<Row, number> } {
+  const p = new Map<Row, number>();
+  let loss = 0;
+  let total = 0;
+  for (let fold = 0; fold < folds; fold++) {
+    const w = fitOn(rows.filter((row) => foldOf(row) !== fold));
+    const out = rows.filter((row) => foldOf(row) === fold);
+    const scored = logLoss(out, w);
+    loss += scored.loss;
+    total += scored.total;
+    for (const row of out) p.set(row, 1 / (1 + Math.exp(-linearRow(row.f, w))));
+  }
+  return { loss: loss / total, p };
+}
