@@ -46,6 +46,7 @@ export interface FeatureSource {
   located(citation: string): Located | undefined;
 }
 
+/** A passage retrieved for a question, with what it matched and its measured features. */
 export interface Candidate {
   located: Located;
   score: number;
