@@ -2,8 +2,15 @@ import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import { corpusChart } from '../src/chart/corpus-chart.ts';
 import { healthWarnings } from '../src/health.ts';
+import { channelOf } from '../src/interactions/answer-channels.ts';
 import { withChart } from '../src/interactions/chart-attachment.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
+import type {
+  ChatInputIncoming,
+  MessageContextMenuIncoming,
+  ReplyPayload,
+} from '../src/interactions/incoming.ts';
+import { settingsFields } from '../src/interactions/render/settings.ts';
 import { type AboutFacts, renderAbout } from '../src/interactions/render/status.ts';
 
 const AboutOptions = z.object({});
@@ -13,7 +20,7 @@ export default {
     .setName('about')
     .setDescription('What the archive holds: size, version, last reload, uptime'),
   options: AboutOptions,
-  async execute(ctx) {
+  async execute(ctx, _options?: unknown, interaction?: ChatInputIncoming | MessageContextMenuIncoming) {
     const engine = ctx.library.engine;
     // Under the ShardingManager, ask every shard what it serves (shards that do not answer are left out).
     const shards = await ctx.peerStatuses?.();
@@ -28,9 +35,27 @@ export default {
       activity: await lastWeek(ctx),
       ...(ctx.health ? { warnings: healthWarnings(ctx.health()) } : {}),
     });
-    return withChart(about, corpusChart(engine.articles()), ctx, NO_DATED_ARTICLE);
+    const withSettings = interaction ? await withChannelSettings(ctx, interaction, about) : about;
+    return withChart(withSettings, corpusChart(engine.articles()), ctx, NO_DATED_ARTICLE);
   },
 } satisfies Command<typeof AboutOptions>;
+
+/** In a server's channel with records kept, the channel's settings (`/settings`) under the facts. */
+async function withChannelSettings(
+  ctx: CommandContext,
+  interaction: ChatInputIncoming | MessageContextMenuIncoming,
+  about: ReplyPayload,
+): Promise<ReplyPayload> {
+  const channelId = interaction.parentChannelId ?? interaction.channelId;
+  if (!ctx.community || interaction.guildId === null || !channelId) return about;
+  const view = await channelOf(ctx, interaction);
+  const [first, ...rest] = about.embeds ?? [];
+  if (!first) return about;
+  return {
+    ...about,
+    embeds: [{ ...first, fields: [...(first.fields ?? []), ...settingsFields(channelId, view)] }, ...rest],
+  };
+}
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 const NO_DATED_ARTICLE = 'No chart of articles per month: no article is dated, so there is nothing to draw.';

@@ -8,6 +8,7 @@ import {
 } from '../src/interactions/answer-question.ts';
 import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
+import { askerOf, dismissButton, withDismiss } from '../src/interactions/dismiss.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { recordAndDecorate, voteButton, watchButton } from '../src/interactions/feedback.ts';
 import { code } from '../src/interactions/render/citation.ts';
@@ -15,6 +16,7 @@ import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
 import { readQueryState } from '../src/interactions/render/query-state.ts';
 import { showTimeline } from '../src/interactions/show-timeline.ts';
+import { resolveSource, sourceChoices } from '../src/interactions/source-option.ts';
 import { topicOf } from '../src/search/time-words.ts';
 
 /** Longest question accepted; Discord enforces it in the client too (`setMaxLength`). */
@@ -28,7 +30,8 @@ const AskOptions = z.object({
   source: z.string().trim().min(1).max(100).optional(),
   since: z.string().trim().max(40).optional(),
   until: z.string().trim().max(40).optional(),
-  private: z.boolean().default(false),
+  /** Absent: the channel's default (`/settings visibility`), public unless set. */
+  private: z.boolean().optional(),
 });
 
 export default {
@@ -46,41 +49,50 @@ export default {
       o.setName('limit').setDescription('How many passages (1-5, default 3)').setMinValue(1).setMaxValue(5),
     )
     .addStringOption((o) =>
-      o.setName('source').setDescription('Only answer from this article').setAutocomplete(true),
+      o
+        .setName('source')
+        .setDescription('Only answer from this article or outlet')
+        .setAutocomplete(true)
+        .setMaxLength(100),
     )
     .addStringOption(sinceOption)
     .addStringOption(untilOption)
-    .addBooleanOption((o) => o.setName('private').setDescription('Show the answer only to you')),
+    .addBooleanOption((o) =>
+      o.setName('private').setDescription("Show the answer only to you (default: the channel's setting)"),
+    ),
   options: AskOptions,
   rateLimited: true,
-  isPrivate: (options) => options.private,
+  channelScoped: true,
+  isPrivate: (options, channel) => options.private ?? channel?.settings.visibility === 'private',
   async execute(ctx, options, interaction) {
+    const isPrivate = options.private ?? ctx.channel?.settings.visibility === 'private';
+    const channelOutlets = ctx.channel?.settings.outlets ?? [];
+    const scope = resolveSource(ctx.library.engine, options.source, channelOutlets);
     let outcome: AnswerOutcome | undefined;
     const payload = await answerQuestion(ctx.library.engine, {
       question: options.question,
       limit: options.limit,
-      sourceId: options.source ?? null,
+      sourceId: scope.article?.id ?? null,
+      outlets: scope.outlets,
       ...(options.since ? { since: options.since } : {}),
       ...(options.until ? { until: options.until } : {}),
       observe: (said) => {
         outcome = said;
       },
     });
-    // A question limited to one article is not watched: new coverage would be in other articles.
-    const offerWatch = !options.private && !options.source;
-    return recordAndDecorate(
+    // A question limited to one article or some outlets is not watched: a watch answers from them all.
+    const offerWatch = !isPrivate && !options.source && channelOutlets.length === 0;
+    const decorated = recordAndDecorate(
       ctx,
       interaction,
-      { question: options.question, outcome, record: true, offerWatch, follow: !options.private },
+      { question: options.question, outcome, record: true, offerWatch, follow: !isPrivate },
       payload,
     );
+    return isPrivate ? decorated : withDismiss(decorated, interaction.userId);
   },
   autocomplete(ctx, focused) {
     if (focused.name !== 'source') return [];
-    return ctx.library.engine.suggestArticles(focused.value, 25).map((article) => ({
-      name: article.publisher ? `${article.title} (${article.publisher})` : article.title,
-      value: article.id,
-    }));
+    return sourceChoices(ctx.library.engine, focused.value, 25);
   },
   buttons: {
     /** `ask:more:<offset>:<limit>`: the next page, replacing this one; the question is read from the message. */
@@ -104,26 +116,33 @@ export default {
           limit: page.data.limit,
           offset: page.data.offset,
           sourceId: state.source,
+          ...(state.outlets ? { outlets: state.outlets } : {}),
           ...(state.since ? { since: state.since } : {}),
           ...(state.until ? { until: state.until } : {}),
           observe: (said) => {
             outcome = said;
           },
         });
+        // The page keeps the Dismiss of whoever asked, whoever turns it.
+        const asker = askerOf(interaction.message);
+        const dismissible = (page: ReturnType<typeof recordAndDecorate>) =>
+          asker ? withDismiss(page, asker) : page;
         // Another page of an answer already recorded: it gets its own feedback buttons, not a new record.
         return {
-          update: recordAndDecorate(
-            ctx,
-            interaction,
-            {
-              question: state.question,
-              outcome,
-              record: false,
-              offerWatch: false,
-              // A private answer is not followed, so neither are its pages.
-              follow: await followed,
-            },
-            payload,
+          update: dismissible(
+            recordAndDecorate(
+              ctx,
+              interaction,
+              {
+                question: state.question,
+                outcome,
+                record: false,
+                offerWatch: false,
+                // A private answer is not followed, so neither are its pages.
+                follow: await followed,
+              },
+              payload,
+            ),
           ),
         };
       },
@@ -151,6 +170,8 @@ export default {
     },
     /** `ask:vote:<1|0>:<hash>:<citation>`: Helpful / Not helpful (see src/interactions/feedback.ts). */
     'ask:vote': voteButton,
+    /** `ask:dismiss:<asker>`: the asker or a moderator deletes a public answer (src/interactions/dismiss.ts). */
+    'ask:dismiss': dismissButton,
     /** `ask:watch`: Notify me on "No coverage found". */
     'ask:watch': watchButton,
     /** `ask:ctx:<citation>`: the paragraphs around one result, shown only to whoever pressed it. */

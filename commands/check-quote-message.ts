@@ -17,6 +17,7 @@ export default {
   data: new ContextMenuCommandBuilder().setName('Check quote').setType(ApplicationCommandType.Message),
   options: CheckQuoteMessageOptions,
   rateLimited: true,
+  channelScoped: true,
   isPrivate: () => true,
   async execute(ctx, _options, interaction) {
     if (interaction.kind !== 'message-context-menu')

@@ -2,6 +2,7 @@ import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import { checkQuote, MAX_QUOTE_CHARS } from '../src/factcheck/check-quote.ts';
 import type { Command } from '../src/interactions/command.ts';
+import { withDismiss } from '../src/interactions/dismiss.ts';
 import { renderQuoteCheck } from '../src/interactions/render/quote-check.ts';
 
 const CheckQuoteOptions = z.object({
@@ -10,7 +11,8 @@ const CheckQuoteOptions = z.object({
     .trim()
     .min(1, 'paste the quotation to check')
     .max(MAX_QUOTE_CHARS, `a quotation of at most ${MAX_QUOTE_CHARS} characters`),
-  private: z.boolean().default(false),
+  /** Absent: the channel's default (`/settings visibility`), public unless set. */
+  private: z.boolean().optional(),
 });
 
 /** `/checkquote text:` checks a quotation word for word against the coverage. */
@@ -27,11 +29,16 @@ export default {
         .setRequired(true)
         .setMaxLength(MAX_QUOTE_CHARS),
     )
-    .addBooleanOption((o) => o.setName('private').setDescription('Show the result only to you')),
+    .addBooleanOption((o) =>
+      o.setName('private').setDescription("Show the result only to you (default: the channel's setting)"),
+    ),
   options: CheckQuoteOptions,
   rateLimited: true,
-  isPrivate: (options) => options.private,
-  async execute(ctx, options) {
-    return renderQuoteCheck(await checkQuote(ctx.library.engine, options.text));
+  channelScoped: true,
+  isPrivate: (options, channel) => options.private ?? channel?.settings.visibility === 'private',
+  async execute(ctx, options, interaction) {
+    const isPrivate = options.private ?? ctx.channel?.settings.visibility === 'private';
+    const checked = renderQuoteCheck(await checkQuote(ctx.library.engine, options.text));
+    return isPrivate ? checked : withDismiss(checked, interaction.userId);
   },
 } satisfies Command<typeof CheckQuoteOptions>;

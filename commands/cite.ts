@@ -22,6 +22,7 @@ export default {
         .setMaxLength(200),
     ),
   options: CiteOptions,
+  channelScoped: true,
   execute(ctx, options) {
     const found = ctx.library.engine.context(options.id, 1);
     if (!found) {

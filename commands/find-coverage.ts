@@ -18,6 +18,7 @@ export default {
   data: new ContextMenuCommandBuilder().setName('Find coverage').setType(ApplicationCommandType.Message),
   options: FindCoverageOptions,
   rateLimited: true,
+  channelScoped: true,
   isPrivate: () => true,
   execute(ctx, _options, interaction) {
     if (interaction.kind !== 'message-context-menu')

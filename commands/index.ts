@@ -9,6 +9,7 @@ import feeds from './feeds.ts';
 import findCoverage from './find-coverage.ts';
 import gaps from './gaps.ts';
 import reload from './reload.ts';
+import settings from './settings.ts';
 import sources from './sources.ts';
 import timeline from './timeline.ts';
 import watches from './watches.ts';
@@ -31,4 +32,5 @@ export const commands: readonly AnyCommand[] = [
   corpus,
   feeds,
   gaps,
+  settings,
 ];

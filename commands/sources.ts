@@ -54,6 +54,7 @@ export default {
     )
     .addIntegerOption((o) => o.setName('page').setDescription('Jump to this page').setMinValue(1)),
   options: SourcesOptions,
+  channelScoped: true,
   async execute(ctx, options) {
     const view: SourcesView = {
       ...(options.order ? { order: options.order } : {}),

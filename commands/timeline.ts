@@ -2,6 +2,7 @@ import { SlashCommandBuilder } from 'discord.js';
 import { z } from 'zod';
 import { sinceOption, untilOption } from '../src/interactions/answer-question.ts';
 import type { Command } from '../src/interactions/command.ts';
+import { askerOf, withDismiss } from '../src/interactions/dismiss.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { readTimelineState } from '../src/interactions/render/query-state.ts';
 import { showTimeline } from '../src/interactions/show-timeline.ts';
@@ -13,7 +14,8 @@ const TimelineOptions = z.object({
   topic: z.string().trim().min(1, 'write a topic').max(MAX_TOPIC_LENGTH),
   since: z.string().trim().max(40).optional(),
   until: z.string().trim().max(40).optional(),
-  private: z.boolean().default(false),
+  /** Absent: the channel's default (`/settings visibility`), public unless set. */
+  private: z.boolean().optional(),
 });
 
 export default {
@@ -31,12 +33,16 @@ export default {
     )
     .addStringOption(sinceOption)
     .addStringOption(untilOption)
-    .addBooleanOption((o) => o.setName('private').setDescription('Show the timeline only to you')),
+    .addBooleanOption((o) =>
+      o.setName('private').setDescription("Show the timeline only to you (default: the channel's setting)"),
+    ),
   options: TimelineOptions,
   rateLimited: true,
-  isPrivate: (options) => options.private,
-  execute(ctx, options) {
-    return showTimeline(
+  channelScoped: true,
+  isPrivate: (options, channel) => options.private ?? channel?.settings.visibility === 'private',
+  async execute(ctx, options, interaction) {
+    const isPrivate = options.private ?? ctx.channel?.settings.visibility === 'private';
+    const timeline = await showTimeline(
       ctx.library.engine,
       {
         topic: options.topic,
@@ -46,6 +52,7 @@ export default {
       },
       ctx,
     );
+    return isPrivate ? timeline : withDismiss(timeline, interaction.userId);
   },
   buttons: {
     /** `timeline:page:<page>`: another page, replacing this one; topic and period come from the footer. */
@@ -56,7 +63,9 @@ export default {
         const target = Number.parseInt(page, 10);
         if (!state || !Number.isInteger(target) || target < 0)
           throw new UserError('stale-button', 'This button no longer works; run /timeline again.');
-        return { update: await showTimeline(ctx.library.engine, { ...state, page: target }, ctx) };
+        const shown = await showTimeline(ctx.library.engine, { ...state, page: target }, ctx);
+        const asker = askerOf(press.message);
+        return { update: asker ? withDismiss(shown, asker) : shown };
       },
     },
   },

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Config } from '../config.ts';
+import { ChannelSettingsStore } from './channel-settings.ts';
 import { CitedPassages, FOLLOW_DAYS } from './cited-passages.ts';
 import { CommunityStore } from './community-store.ts';
 import { openDatabase } from './database.ts';
@@ -22,6 +23,8 @@ export class Community implements RecordStore {
   readonly watches: WatchList;
   /** What posted answers cited, followed for FOLLOW_DAYS so a reload that corrects it can be told. */
   readonly citations: CitedPassages;
+  /** Channel settings and answer channels (`/settings`); never deleted by retention. */
+  readonly settings: ChannelSettingsStore;
   /** RECORD_QUESTIONS: false stores no question text (counts, citations and votes still are). */
   readonly recordQuestions: boolean;
   /** RECORD_DAYS: answers, votes and questions without coverage older than this are deleted daily. */
@@ -40,6 +43,7 @@ export class Community implements RecordStore {
     this.records = new CommunityStore(db);
     this.watches = new WatchList(db, options.watchRules);
     this.citations = new CitedPassages(db);
+    this.settings = new ChannelSettingsStore(db);
     this.recordQuestions = options.recordQuestions;
     this.recordDays = options.recordDays;
   }

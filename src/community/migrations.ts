@@ -179,6 +179,48 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX cited_by_time ON cited_passages (cited_at);
       `,
   },
+  {
+    version: 4,
+    name: 'channel settings and answer channels',
+    sqlite: `
+        CREATE TABLE channel_settings (
+          guild_id TEXT NOT NULL,
+          channel_id TEXT NOT NULL,
+          thread_mode INTEGER NOT NULL DEFAULT 0 CHECK (thread_mode IN (0, 1)),
+          visibility TEXT NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'private')),
+          -- JSON array of publishers as the corpus names them; empty: every outlet.
+          outlets TEXT NOT NULL DEFAULT '[]',
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (guild_id, channel_id)
+        );
+
+        -- A guild with no row here is answered in every channel.
+        CREATE TABLE answer_channels (
+          guild_id TEXT NOT NULL,
+          channel_id TEXT NOT NULL,
+          added_at INTEGER NOT NULL,
+          PRIMARY KEY (guild_id, channel_id)
+        );
+      `,
+    postgres: `
+        CREATE TABLE channel_settings (
+          guild_id TEXT NOT NULL,
+          channel_id TEXT NOT NULL,
+          thread_mode BOOLEAN NOT NULL DEFAULT FALSE,
+          visibility TEXT NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'private')),
+          outlets TEXT NOT NULL DEFAULT '[]',
+          updated_at BIGINT NOT NULL,
+          PRIMARY KEY (guild_id, channel_id)
+        );
+
+        CREATE TABLE answer_channels (
+          guild_id TEXT NOT NULL,
+          channel_id TEXT NOT NULL,
+          added_at BIGINT NOT NULL,
+          PRIMARY KEY (guild_id, channel_id)
+        );
+      `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

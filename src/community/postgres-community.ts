@@ -1,6 +1,14 @@
 import type pg from 'pg';
 import { redactedUrl } from '../config.ts';
 import {
+  type ChannelPlace,
+  type ChannelSettings,
+  type ChannelSettingsChange,
+  type ChannelSettingsRow,
+  changeValues,
+  settingsFromRow,
+} from './channel-settings.ts';
+import {
   type CitedPassage,
   FOLLOW_DAYS,
   type FollowedPassage,
@@ -20,7 +28,13 @@ import {
   type VoteResult,
 } from './community-store.ts';
 import { migratePostgres, openPool } from './postgres-database.ts';
-import type { AnswerRecords, CitationRecords, RecordStore, WatchRecords } from './record-store.ts';
+import type {
+  AnswerRecords,
+  CitationRecords,
+  RecordStore,
+  SettingsRecords,
+  WatchRecords,
+} from './record-store.ts';
 import {
   type AddWatchResult,
   CLAIM_TIMEOUT_MS,
@@ -459,6 +473,75 @@ class PostgresCitations implements CitationRecords {
   }
 }
 
+/** `ChannelSettingsStore` in PostgreSQL. */
+class PostgresSettings implements SettingsRecords {
+  readonly #db: Connection;
+
+  constructor(db: Connection) {
+    this.#db = db;
+  }
+
+  async of(place: ChannelPlace): Promise<ChannelSettings> {
+    const result = await this.#db.query<ChannelSettingsRow>(
+      'SELECT thread_mode, visibility, outlets FROM channel_settings WHERE guild_id = $1 AND channel_id = $2',
+      [place.guildId, place.channelId],
+    );
+    return settingsFromRow(result.rows[0]);
+  }
+
+  async change(place: ChannelPlace, change: ChannelSettingsChange, at: Date): Promise<ChannelSettings> {
+    const values = changeValues(change);
+    const result = await this.#db.query<ChannelSettingsRow>(
+      `INSERT INTO channel_settings (guild_id, channel_id, thread_mode, visibility, outlets, updated_at)
+       VALUES ($1, $2, COALESCE($3::boolean, FALSE), COALESCE($4::text, 'public'), COALESCE($5::text, '[]'), $6)
+       ON CONFLICT (guild_id, channel_id) DO UPDATE SET
+         thread_mode = COALESCE($3::boolean, channel_settings.thread_mode),
+         visibility = COALESCE($4::text, channel_settings.visibility),
+         outlets = COALESCE($5::text, channel_settings.outlets),
+         updated_at = $6
+       RETURNING thread_mode, visibility, outlets`,
+      [place.guildId, place.channelId, values.threadMode, values.visibility, values.outlets, at.getTime()],
+    );
+    return settingsFromRow(result.rows[0]);
+  }
+
+  async reset(place: ChannelPlace): Promise<boolean> {
+    const result = await this.#db.query(
+      'DELETE FROM channel_settings WHERE guild_id = $1 AND channel_id = $2',
+      [place.guildId, place.channelId],
+    );
+    return result.rowCount === 1;
+  }
+
+  async answerChannels(guildId: string): Promise<string[]> {
+    const result = await this.#db.query<{ channel_id: string }>(
+      'SELECT channel_id FROM answer_channels WHERE guild_id = $1 ORDER BY added_at, channel_id',
+      [guildId],
+    );
+    return result.rows.map((row) => row.channel_id);
+  }
+
+  async addAnswerChannel(place: ChannelPlace, at: Date): Promise<boolean> {
+    const result = await this.#db.query(
+      'INSERT INTO answer_channels (guild_id, channel_id, added_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [place.guildId, place.channelId, at.getTime()],
+    );
+    return result.rowCount === 1;
+  }
+
+  async removeAnswerChannel(place: ChannelPlace): Promise<boolean> {
+    const result = await this.#db.query(
+      'DELETE FROM answer_channels WHERE guild_id = $1 AND channel_id = $2',
+      [place.guildId, place.channelId],
+    );
+    return result.rowCount === 1;
+  }
+
+  async answerEverywhere(guildId: string): Promise<number> {
+    return (await this.#db.query('DELETE FROM answer_channels WHERE guild_id = $1', [guildId])).rowCount ?? 0;
+  }
+}
+
 /**
  * The community's records in PostgreSQL (DATABASE_URL), shared by every replica: a record written by
  * one is read by all, and the claims on watches and corrections are row updates only one of them wins.
@@ -470,6 +553,7 @@ export class PostgresCommunity implements RecordStore {
   readonly records: PostgresAnswers;
   readonly watches: PostgresWatches;
   readonly citations: PostgresCitations;
+  readonly settings: PostgresSettings;
   readonly recordQuestions: boolean;
   readonly recordDays: number;
   readonly #db: Connection;
@@ -485,6 +569,7 @@ export class PostgresCommunity implements RecordStore {
     this.records = new PostgresAnswers(this.#db);
     this.watches = new PostgresWatches(this.#db, options.watchRules);
     this.citations = new PostgresCitations(this.#db);
+    this.settings = new PostgresSettings(this.#db);
     this.recordQuestions = options.recordQuestions ?? true;
     this.recordDays = options.recordDays ?? 90;
   }

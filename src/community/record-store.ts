@@ -1,3 +1,4 @@
+import type { ChannelSettingsStore } from './channel-settings.ts';
 import type { CitedPassages } from './cited-passages.ts';
 import type { CommunityStore } from './community-store.ts';
 import type { WatchList } from './watch-list.ts';
@@ -22,6 +23,8 @@ export type AnswerRecords = AwaitableMethods<CommunityStore>;
 export type WatchRecords = AwaitableMethods<WatchList>;
 /** The paragraphs posted answers cited, with the claim that makes each correction happen once (`CitedPassages`). */
 export type CitationRecords = AwaitableMethods<CitedPassages>;
+/** Each channel's settings and each guild's answer channels, set with `/settings` (`ChannelSettingsStore`). */
+export type SettingsRecords = AwaitableMethods<ChannelSettingsStore>;
 
 /**
  * Where the community's records live: one SQLite file (`Community`, the default) or PostgreSQL
@@ -37,6 +40,7 @@ export interface RecordStore {
   readonly records: AnswerRecords;
   readonly watches: WatchRecords;
   readonly citations: CitationRecords;
+  readonly settings: SettingsRecords;
   /** RECORD_QUESTIONS: false stores no question text (counts, citations and votes still are). */
   readonly recordQuestions: boolean;
   /** RECORD_DAYS: answers, votes and questions without coverage older than this are deleted daily. */

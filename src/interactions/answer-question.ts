@@ -1,6 +1,7 @@
 import type { SlashCommandStringOption } from 'discord.js';
 import type { CitedPassage } from '../community/cited-passages.ts';
 import { disagreementsIn } from '../factcheck/outlets-differ.ts';
+import { publisherKey, publisherKeys } from '../search/outlets.ts';
 import { type Period, PeriodError, parsePeriod } from '../search/period.ts';
 import { citedIn } from './cited-answers.ts';
 import { UserError } from './errors.ts';
@@ -54,6 +55,8 @@ export async function answerQuestion(
     offset?: number;
     /** Article id to answer from (`/ask source:`). */
     sourceId?: string | null;
+    /** Outlets to answer from (a channel's, or `/ask source:` naming one); empty: every outlet. */
+    outlets?: readonly string[];
     subject?: string;
     /** The publication period to answer from, as written (`2003`, `2015-08`, `2015-08-01`). */
     since?: string;
@@ -75,17 +78,25 @@ export async function answerQuestion(
     ...(request.until ? { until: request.until } : {}),
   };
   const period = periodOf(written);
+  const outlets = request.outlets ?? [];
   const answer = await engine.answerAsync(request.question, {
     limit: request.limit,
     offset,
     ...(source ? { articleId: source.id } : {}),
+    ...(outlets.length > 0 ? { publishers: outlets } : {}),
     ...(period ? { period } : {}),
   });
   if (answer.results.length === 0) {
     if (offset > 0) throw new UserError('no-more-results', 'There are no more results for this question.');
-    const closest = await engine.closestHeadlinesAsync(request.question, 3);
+    const closest = await closestFrom(engine, request.question, outlets);
     request.observe?.({ kind: 'no-coverage', corpusVersion: engine.version });
-    return renderNoCoverage(request.question, closest, source ?? null, written, answer.time?.named?.label);
+    return renderNoCoverage(
+      request.question,
+      closest,
+      source ?? null,
+      { ...written, ...(outlets.length > 0 ? { outlets } : {}) },
+      answer.time?.named?.label,
+    );
   }
   // Closest coverage is shown, but the archive does not clearly answer: it counts as a coverage gap.
   request.observe?.(
@@ -104,7 +115,16 @@ export async function answerQuestion(
     offset,
     source: source ?? null,
     ...written,
+    ...(outlets.length > 0 ? { outlets } : {}),
     ...(request.subject ? { subject: request.subject } : {}),
     disagreements: disagreementsIn(answer.results, engine),
   });
+}
+
+/** The closest headlines, of the outlets answered from when there are some (a channel's reply keeps to them). */
+async function closestFrom(engine: EngineView, question: string, outlets: readonly string[]) {
+  if (outlets.length === 0) return engine.closestHeadlinesAsync(question, 3);
+  const keys = publisherKeys(outlets);
+  const near = await engine.closestHeadlinesAsync(question, 30);
+  return near.filter((article) => keys?.has(publisherKey(article.publisher ?? ''))).slice(0, 3);
 }

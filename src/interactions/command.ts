@@ -7,6 +7,7 @@ import type {
 } from 'discord.js';
 import type { z } from 'zod';
 import type { ChartRenderer } from '../chart/chart-renderer.ts';
+import type { ChannelView } from '../community/channel-settings.ts';
 import type { RecordKeeper } from '../community/record-keeper.ts';
 import type { Config } from '../config.ts';
 import type { ServiceHealth } from '../health.ts';
@@ -49,6 +50,11 @@ export interface CommandContext {
   health?: () => ServiceHealth;
   /** Draws the charts replies attach (`/timeline`, `/gaps`, `/about`) off this thread; absent: no charts. */
   charts?: ChartRenderer;
+  /**
+   * The settings of the channel the command came from (a thread's are its channel's), read by the
+   * dispatcher for `channelScoped` commands before they run; absent for the others.
+   */
+  channel?: ChannelView;
 }
 
 /** Who may run a command or press a button. */
@@ -69,8 +75,8 @@ export type CommandData =
  */
 export type ProgressReporter = (payload: ReplyPayload) => void;
 
-/** What a button handler returns: replace the message the button is on, or answer with a new one. */
-export type ButtonResult = { update: ReplyPayload } | { reply: ReplyPayload };
+/** What a button handler returns: replace the message the button is on, answer with a new one, or delete it. */
+export type ButtonResult = { update: ReplyPayload } | { reply: ReplyPayload } | { delete: true };
 
 export interface ButtonHandler {
   /**
@@ -123,8 +129,18 @@ export interface Command<Options extends z.ZodType = z.ZodType> {
    * @default 'auto'
    */
   defer?: 'always' | 'auto';
-  /** Whether the reply (and so a deferral) is visible only to the user. @default () => false */
-  isPrivate?(options: z.infer<Options>): boolean;
+  /**
+   * Answers only in the guild's answer channels (`/settings channels`; elsewhere the member is told
+   * privately where it does) and reads the channel's settings (`ctx.channel`). Commands that answer
+   * questions set it; moderators' commands, `/about` and `/watches` work everywhere.
+   * @default false
+   */
+  channelScoped?: boolean;
+  /**
+   * Whether the reply (and so a deferral) is visible only to the user; `channel` is the channel's
+   * settings for a `channelScoped` command (its default visibility). @default () => false
+   */
+  isPrivate?(options: z.infer<Options>, channel: ChannelView | undefined): boolean;
   execute(
     ctx: CommandContext,
     options: z.infer<Options>,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { channelOf, checkAnswerChannel } from './answer-channels.ts';
 import { attachPostedMessage } from './cited-answers.ts';
 import type { AnyCommand, ButtonResult, CommandContext } from './command.ts';
 import { isUserError, UserError } from './errors.ts';
@@ -136,8 +137,11 @@ async function runCommand(
     );
   checkAccess(command.access, incoming, ctx, commandLabel(incoming));
   const options = parseOptions(command, incoming.kind === 'chat-input' ? incoming.options : {});
+  const channel = command.channelScoped ? await channelOf(ctx, incoming) : undefined;
+  if (channel) checkAnswerChannel(incoming, channel, isModerator(incoming, ctx.config.MODERATOR_ROLE_IDS));
   if (command.rateLimited) await checkRate(incoming.userId, ctx);
-  const isPrivate = command.isPrivate?.(options) ?? false;
+  const isPrivate = command.isPrivate?.(options, channel) ?? false;
+  const commandCtx: CommandContext = channel ? { ...ctx, channel } : ctx;
   const finish = (reply: ReplyPayload) => finalizeReply(isPrivate ? ephemeral(reply) : reply);
   const progress = new ProgressEdits(responder, ctx);
   const reply = await runDeferring(
@@ -149,7 +153,7 @@ async function runCommand(
       state.deferred = true;
       state.deferredPublicly = !isPrivate;
     },
-    () => command.execute(ctx, options, incoming, progress.report),
+    () => command.execute(commandCtx, options, incoming, progress.report),
   );
   const posted = state.deferred
     ? await responder.editReply(finish(reply))
@@ -278,7 +282,15 @@ async function runButton(
     },
     () => handler.execute(ctx, args, incoming, progress.report),
   );
-  if ('update' in result) {
+  if ('delete' in result) {
+    if (!responder.deletePressedMessage)
+      throw new UserError('cannot-delete', 'Messages cannot be removed from here; delete it in Discord.');
+    if (!state.deferredUpdate) {
+      await responder.deferUpdate();
+      state.deferredUpdate = true;
+    }
+    await responder.deletePressedMessage();
+  } else if ('update' in result) {
     const payload = finalizeReply(result.update);
     // After a deferred update, `@original` is the button's message: the update becomes its edit.
     await (state.deferredUpdate ? responder.editReply(payload) : responder.update(payload));

@@ -37,6 +37,7 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
     userName: user.global_name ?? user.username,
     guildId: raw.guild_id ?? null,
     channelId: raw.channel?.id ?? raw.channel_id ?? null,
+    parentChannelId: (raw.channel && 'parent_id' in raw.channel ? raw.channel.parent_id : null) ?? null,
     ...memberFields(member),
   };
 
@@ -91,7 +92,15 @@ function memberFields(member: APIInteractionGuildMember | undefined) {
 }
 
 function sourceMessage(message: APIMessage): SourceMessage {
-  return { id: message.id, content: message.content ?? '', embeds: message.embeds ?? [] };
+  return {
+    id: message.id,
+    content: message.content ?? '',
+    embeds: message.embeds ?? [],
+    customIds: (message.components ?? []).flatMap((row) => {
+      const children = 'components' in row ? (row.components as { custom_id?: string }[]) : [];
+      return children.flatMap((component) => (component.custom_id ? [component.custom_id] : []));
+    }),
+  };
 }
 
 /** Subcommands become the reserved `subcommand` / `subcommandGroup` keys; attachments are resolved. */

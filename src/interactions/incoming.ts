@@ -55,6 +55,8 @@ export interface SourceMessage {
   id: string;
   content: string;
   embeds: APIEmbed[];
+  /** The custom_ids of its buttons, in order (a button's state may be read from another's). */
+  customIds?: string[];
 }
 
 /** What every interaction carries about who sent it and where. */
@@ -68,6 +70,8 @@ interface IncomingBase {
   guildId: string | null;
   /** The channel it came from; absent where a transport does not know it. */
   channelId?: string | null;
+  /** The channel a thread it came from is in (its settings are the thread's); absent outside threads. */
+  parentChannelId?: string | null;
   /** The member's role ids in the guild; empty in direct messages. */
   memberRoleIds: string[];
   /**
@@ -180,4 +184,9 @@ export interface Responder {
   followUp?(payload: ReplyPayload): Promise<void>;
   /** Optional: delete the deferred reply (webhook DELETE `@original`). */
   deleteReply?(): Promise<void>;
+  /**
+   * Optional: delete the message a button was pressed on, after `deferUpdate` (webhook DELETE
+   * `@original`, which is then the button's message). Without it a "Dismiss" press is refused.
+   */
+  deletePressedMessage?(): Promise<void>;
 }

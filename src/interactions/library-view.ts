@@ -3,6 +3,7 @@ import type { CorpusEditor } from '../corpus-editing/corpus-editor.ts';
 import type { FeedPoller } from '../feeds/feed-poller.ts';
 import type { ReloadOutcome, ReloadRequest } from '../lifecycle/reloader.ts';
 import type { Answer, AnswerOptions, Timeline } from '../search/answer.ts';
+import type { Outlet } from '../search/outlets.ts';
 import type { Period } from '../search/period.ts';
 
 /**
@@ -27,6 +28,10 @@ export interface EngineView {
   timelineAsync(topic: string, options?: { period?: Period }): Promise<Timeline>;
   articlesMentioningAsync(text: string, limit?: number): Promise<Article[]>;
   suggestArticles(text: string, limit?: number): Article[];
+  /** The corpus's outlets, its articles' publishers (`/settings outlets`, `/ask source:`). */
+  outlets(): readonly Outlet[];
+  outlet(name: string): Outlet | undefined;
+  suggestOutlets(text: string, limit?: number): Outlet[];
   suggestCitations(text: string, limit?: number): Promise<{ citation: string; preview: string }[]>;
 }
 

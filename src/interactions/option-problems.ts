@@ -16,14 +16,20 @@ export function describeOptionProblems(
   issues: readonly z.core.$ZodIssue[],
 ): string {
   const subcommand = typeof raw.subcommand === 'string' ? raw.subcommand : undefined;
-  const declared = optionsOf(definition, subcommand);
-  const label = `\`/${[definition.name, subcommand].filter(Boolean).join(' ')}\``;
+  const group = typeof raw.subcommandGroup === 'string' ? raw.subcommandGroup : undefined;
+  const declared = optionsOf(definition, subcommand, group);
+  const label = `\`/${[definition.name, group, subcommand].filter(Boolean).join(' ')}\``;
   const named = new Set(issues.map((issue) => String(issue.path[0] ?? '')));
   const lines = declared
     .filter((option) => named.has(option.name))
     .map((option) => describeOne(label, option, raw[option.name]));
   for (const name of named) {
-    if (name === 'subcommand' || declared.some((option) => option.name === name)) continue;
+    if (
+      name === 'subcommand' ||
+      name === 'subcommandGroup' ||
+      declared.some((option) => option.name === name)
+    )
+      continue;
     lines.push(`\`${name}\` is not valid; got ${describeValue(raw[name])}.`);
   }
   if (named.has('subcommand')) {
@@ -42,8 +48,13 @@ export function describeOptionProblems(
 function optionsOf(
   definition: RESTPostAPIApplicationCommandsJSONBody,
   subcommand: string | undefined,
+  group: string | undefined,
 ): readonly APIApplicationCommandOption[] {
-  const top = 'options' in definition ? (definition.options ?? []) : [];
+  let top = 'options' in definition ? (definition.options ?? []) : [];
+  if (group !== undefined) {
+    const found = top.find((option) => option.name === group);
+    top = found && found.type === ApplicationCommandOptionType.SubcommandGroup ? (found.options ?? []) : [];
+  }
   if (subcommand === undefined) return top;
   const chosen = top.find((option) => option.name === subcommand);
   return chosen && chosen.type === ApplicationCommandOptionType.Subcommand ? (chosen.options ?? []) : [];
@@ -81,6 +92,8 @@ function describeOne(label: string, option: APIApplicationCommandOption, value: 
       return `${name} must be true or false; ${given}.`;
     case ApplicationCommandOptionType.Attachment:
       return `${name} must be a file attached to the command${about}.`;
+    case ApplicationCommandOptionType.Channel:
+      return `${name} must be a channel of this server, picked from the list${about}.`;
     default:
       return `${name} is not valid${about}; ${given}.`;
   }

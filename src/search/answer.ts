@@ -15,6 +15,11 @@ export interface AnswerOptions {
   offset?: number;
   /** Only answer from this article (the `/ask source:` option). */
   articleId?: string;
+  /**
+   * Only answer from articles of these outlets, as the corpus names their publishers (case aside): a
+   * channel's outlets, or `/ask source:` naming an outlet. Empty or absent: every outlet.
+   */
+  publishers?: readonly string[];
   /** Only answer from articles published in this period (undated articles are left out). */
   period?: Period;
   /**

@@ -21,6 +21,7 @@ import { focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
 import { CorpusLookup } from './corpus-lookup.ts';
 import { countedTerm } from './counted-term.ts';
 import { everydayShare } from './everyday-words.ts';
+import { publisherKey, publisherKeys } from './outlets.ts';
 import {
   type Asked,
   type Candidate,
@@ -106,8 +107,8 @@ export interface BuildOptions {
   model?: RankingModel;
 }
 
-/** What an answer is limited to: one article, a period of publication. */
-type Scope = Pick<AnswerOptions, 'articleId' | 'period'>;
+/** What an answer is limited to: one article, some outlets, a period of publication. */
+type Scope = Pick<AnswerOptions, 'articleId' | 'period' | 'publishers'>;
 
 /** One candidate as the fitting script sees it. */
 export interface FittingCandidate {
@@ -272,19 +273,20 @@ export class Engine extends SearchEngine {
     return term.length >= 8 ? 2 : 1;
   };
 
-  /** MiniSearch's options; a scope (one article, a period) is its `filter`, so counts stay right. */
+  /** MiniSearch's options; a scope (one article, some outlets, a period) is its `filter`, so counts stay right. */
   private searchOptions(scope: Scope = {}): SearchOptions {
     const prefix = scope.articleId === undefined ? undefined : `${scope.articleId}#`;
     const period = scope.period;
+    const outlets = publisherKeys(scope.publishers);
     const filter =
-      prefix === undefined && period === undefined
+      prefix === undefined && period === undefined && outlets === undefined
         ? undefined
         : (result: SearchResult) => {
             const id = String(result.id);
             if (prefix !== undefined && !id.startsWith(prefix)) return false;
-            return (
-              period === undefined || inPeriod(this.byCitation.get(id)?.article.published ?? null, period)
-            );
+            const article = this.byCitation.get(id)?.article;
+            if (outlets !== undefined && !outlets.has(publisherKey(article?.publisher ?? ''))) return false;
+            return period === undefined || inPeriod(article?.published ?? null, period);
           };
     return {
       combineWith: 'OR',
@@ -318,13 +320,19 @@ export class Engine extends SearchEngine {
   private *answerSteps(question: string, options: AnswerOptions): Steps<Answer> {
     const limit = clamp(options.limit ?? 3, 1, MAX_LIMIT);
     const offset = clamp(options.offset ?? 0, 0, 1000);
-    const scope: Scope = { articleId: options.articleId, period: options.period };
+    const outlets = publisherKeys(options.publishers);
+    const scope: Scope = {
+      articleId: options.articleId,
+      period: options.period,
+      ...(outlets ? { publishers: [...outlets].sort() } : {}),
+    };
     const timeWords = options.timeWords !== false;
     const key = JSON.stringify([
       question,
       limit,
       offset,
       options.articleId ?? null,
+      scope.publishers ?? null,
       options.period ?? null,
       timeWords,
     ]);

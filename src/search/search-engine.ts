@@ -2,6 +2,7 @@ import type { Article, Corpus, Passage } from '../corpus/article.ts';
 import { fold } from './analyze.ts';
 import type { Answer, AnswerOptions, Timeline } from './answer.ts';
 import { type Citations, CorpusLookup, type Located } from './corpus-lookup.ts';
+import { type Outlet, outletsOf, publisherKey } from './outlets.ts';
 import type { Period } from './period.ts';
 
 /** The most results one answer can hold. */
@@ -18,6 +19,7 @@ export abstract class SearchEngine {
   readonly passageCount: number;
   protected readonly byCitation: Citations;
   protected readonly byArticleId: ReadonlyMap<string, Article>;
+  #outlets: Outlet[] | undefined;
 
   protected constructor(corpus: Corpus, lookup: CorpusLookup = CorpusLookup.of(corpus)) {
     this.corpus = corpus;
@@ -98,6 +100,32 @@ export abstract class SearchEngine {
     const from = Math.max(0, passage.index - radius);
     const passages = article.passages.slice(from, passage.index + radius + 1);
     return { article, passages, focus: passage.index - from };
+  }
+
+  /** The corpus's outlets (its articles' publishers), most articles first. */
+  outlets(): readonly Outlet[] {
+    this.#outlets ??= outletsOf(this.corpus.articles);
+    return this.#outlets;
+  }
+
+  /** The corpus's name of the outlet written (case, accents and spacing aside); undefined if it has none. */
+  outlet(name: string): Outlet | undefined {
+    const key = publisherKey(name);
+    return key === '' ? undefined : this.outlets().find((outlet) => publisherKey(outlet.name) === key);
+  }
+
+  /** Outlets for autocomplete: those whose name starts with the text first, then those containing it. */
+  suggestOutlets(text: string, limit = 25): Outlet[] {
+    const needle = publisherKey(text);
+    const scored = this.outlets().flatMap((outlet) => {
+      const key = publisherKey(outlet.name);
+      const rank = key.startsWith(needle) ? 0 : key.includes(needle) ? 1 : -1;
+      return rank < 0 ? [] : [{ outlet, rank }];
+    });
+    return scored
+      .sort((a, b) => a.rank - b.rank)
+      .slice(0, limit)
+      .map((entry) => entry.outlet);
   }
 
   /** Articles for autocomplete: id, headline or publisher containing the text; headline starts first. */

@@ -49,17 +49,19 @@ describe('the commands, on the bundled corpus', () => {
   it('/ask validates its options: a blank question or a limit over 5 is refused', () => {
     expect(ask.options.safeParse({ question: '   ' }).success).toBe(false);
     expect(ask.options.safeParse({ question: 'who?', limit: 6 }).success).toBe(false);
-    expect(ask.options.parse({ question: ' who? ' })).toEqual({ question: 'who?', limit: 3, private: false });
+    expect(ask.options.parse({ question: ' who? ' })).toEqual({ question: 'who?', limit: 3 });
   });
 
-  it('/ask with a source that was removed says so instead of answering from everything', async () => {
+  it('/ask with a source that is neither an article nor an outlet says so instead of answering from everything', async () => {
     await expect(
       ask.execute(
         ctx,
         { question: 'mayor', limit: 3, private: false, source: 'gone-article' },
         { ...base, kind: 'chat-input', commandName: 'ask', options: {} },
       ),
-    ).rejects.toThrow(/That source is not in the archive/);
+    ).rejects.toThrow(
+      '“gone-article” is neither an article nor an outlet in the archive (an article may have been removed by a reload). Pick one from the list as you type, or leave it out.',
+    );
   });
 
   it('"More results" on a message without a stored question asks to ask again', async () => {

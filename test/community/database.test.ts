@@ -35,7 +35,15 @@ describe('GIVEN the community database file', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThanOrEqual(1000);
-    expect(tables(db)).toEqual(['answers', 'cited_passages', 'unanswered', 'votes', 'watches']);
+    expect(tables(db)).toEqual([
+      'answer_channels',
+      'answers',
+      'channel_settings',
+      'cited_passages',
+      'unanswered',
+      'votes',
+      'watches',
+    ]);
     db.close();
   });
 
@@ -43,7 +51,7 @@ describe('GIVEN the community database file', () => {
     const previous = MIGRATIONS.slice(0, -1);
     const old = openDatabase(file, { migrations: previous });
     expect(old.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION - 1);
-    expect(tables(old)).not.toContain('cited_passages');
+    expect(tables(old)).not.toContain('channel_settings');
     old
       .prepare(
         "INSERT INTO unanswered (asked_at, guild_id, channel_id, question, corpus_version) VALUES (1, 'g', 'c', 'kept?', 'v')",
@@ -72,6 +80,8 @@ describe('GIVEN the community database file', () => {
     });
     community.citations.attachMessage('i', 'm');
     expect(community.citations.isFollowed('m')).toBe(true);
+    community.settings.change({ guildId: 'g', channelId: 'c' }, { threadMode: true }, new Date());
+    expect(community.settings.of({ guildId: 'g', channelId: 'c' }).threadMode).toBe(true);
     community.close();
     const db = new Database(file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
@@ -86,7 +96,7 @@ describe('GIVEN the community database file', () => {
     const before = readFileSync(file);
     expect(() => openDatabase(file)).toThrow(CommunityDatabaseError);
     expect(() => openDatabase(file)).toThrow(
-      /written by a newer Newsdesk \(schema version 4; this one knows up to 3\)/,
+      `written by a newer Newsdesk (schema version ${SCHEMA_VERSION + 1}; this one knows up to ${SCHEMA_VERSION})`,
     );
     expect(readFileSync(file).equals(before)).toBe(true);
   });

@@ -338,5 +338,70 @@ export function storeContract(name: string, fresh: () => Promise<ContractDatabas
       );
       expect(await store.records.tally(id)).toEqual({ helpful: 1, notHelpful: 0 });
     });
+
+    const here = { guildId: 'g', channelId: 'c' };
+
+    it('a channel nothing was set for has the defaults; a change sets what it names and keeps the rest', async () => {
+      expect(await store.settings.of(here)).toEqual({ threadMode: false, visibility: 'public', outlets: [] });
+      expect(await store.settings.change(here, { threadMode: true }, T0)).toEqual({
+        threadMode: true,
+        visibility: 'public',
+        outlets: [],
+      });
+      await store.settings.change(here, { outlets: ['Harbour Gazette', 'harbour gazette', 'The Wire'] }, T0);
+      expect(await store.settings.change(here, { visibility: 'private' }, days(1))).toEqual({
+        threadMode: true,
+        visibility: 'private',
+        outlets: ['Harbour Gazette', 'The Wire'],
+      });
+      // Another channel, or the same channel id in another guild, is untouched.
+      expect(await store.settings.of({ guildId: 'g', channelId: 'other' })).toEqual({
+        threadMode: false,
+        visibility: 'public',
+        outlets: [],
+      });
+      expect((await store.settings.of({ guildId: 'other', channelId: 'c' })).threadMode).toBe(false);
+      await store.settings.change(here, { outlets: [], threadMode: false }, days(2));
+      expect(await store.settings.of(here)).toEqual({
+        threadMode: false,
+        visibility: 'private',
+        outlets: [],
+      });
+      expect(await store.settings.reset(here)).toBe(true);
+      expect(await store.settings.reset(here)).toBe(false);
+      expect(await store.settings.of(here)).toEqual({ threadMode: false, visibility: 'public', outlets: [] });
+    });
+
+    it('a guild is answered everywhere until channels are listed, then only in those', async () => {
+      expect(await store.settings.answerChannels('g')).toEqual([]);
+      expect(await store.settings.addAnswerChannel({ guildId: 'g', channelId: 'news' }, T0)).toBe(true);
+      expect(await store.settings.addAnswerChannel({ guildId: 'g', channelId: 'ask' }, days(1))).toBe(true);
+      expect(await store.settings.addAnswerChannel({ guildId: 'g', channelId: 'news' }, days(2))).toBe(false);
+      expect(await store.settings.addAnswerChannel({ guildId: 'other', channelId: 'x' }, T0)).toBe(true);
+      expect(await store.settings.answerChannels('g')).toEqual(['news', 'ask']);
+      expect(await store.settings.removeAnswerChannel({ guildId: 'g', channelId: 'news' })).toBe(true);
+      expect(await store.settings.removeAnswerChannel({ guildId: 'g', channelId: 'news' })).toBe(false);
+      expect(await store.settings.answerChannels('g')).toEqual(['ask']);
+      expect(await store.settings.answerEverywhere('g')).toBe(1);
+      expect(await store.settings.answerChannels('g')).toEqual([]);
+      expect(await store.settings.answerChannels('other')).toEqual(['x']);
+    });
+
+    it('two replicas changing different settings of a channel at once keep both; retention keeps settings', async () => {
+      const other = await open();
+      await Promise.all([
+        store.settings.change(here, { threadMode: true }, T0),
+        other.settings.change(here, { outlets: ['The Wire'] }, T0),
+        other.settings.addAnswerChannel(here, T0),
+      ]);
+      expect(await store.settings.of(here)).toEqual({
+        threadMode: true,
+        visibility: 'public',
+        outlets: ['The Wire'],
+      });
+      await store.enforceRetention(days(400));
+      expect((await other.settings.of(here)).outlets).toEqual(['The Wire']);
+      expect(await other.settings.answerChannels('g')).toEqual(['c']);
+    });
   });
 }

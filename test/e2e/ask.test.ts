@@ -83,7 +83,8 @@ describe('GIVEN the bot on the bundled corpus, logged in to the stand-in Discord
     ).final();
     expect(String(data.content)).toMatch(/^\*\*No coverage found\*\*/);
     expect(textOf(data)).not.toMatch(/cite `/);
-    expect(customIdsOf(data)).toEqual([]);
+    // Only Dismiss: nothing to page, vote on or open (and without records, no Notify me).
+    expect(customIdsOf(data)).toEqual([`ask:dismiss:${member.userId}`]);
     expect(payloadViolations(data)).toEqual([]);
   });
 

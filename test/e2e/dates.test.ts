@@ -90,7 +90,11 @@ describe('GIVEN the bot on a dated corpus (a dock strike, 1987-2015), logged in 
     expect(textOf(data)).toContain(
       'Topic: Gravelines\nPage 1 of 2 · 9 dated articles, 1 undated, oldest first',
     );
-    expect(customIdsOf(data)).toEqual(['timeline:page:-1', 'timeline:page:1']);
+    expect(customIdsOf(data)).toEqual([
+      'timeline:page:-1',
+      'timeline:page:1',
+      `ask:dismiss:${member.userId}`,
+    ]);
     const { data: second } = await send(
       button(first.message as APIMessage, 'timeline:page:1', member),
     ).final();

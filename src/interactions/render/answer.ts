@@ -28,6 +28,8 @@ export interface AnswerRequest {
   /** The publication period the answer was limited to, as written (`/ask since:` / `until:`). */
   since?: string;
   until?: string;
+  /** The outlets the answer was limited to (a channel's, or `/ask source:` naming one); empty: all. */
+  outlets?: readonly string[];
   /**
    * What the answer is called in its first line.
    * @default 'your question'
@@ -56,6 +58,7 @@ export function renderAnswer(answer: Answer, request: AnswerRequest): ReplyPaylo
       source: request.source?.id ?? null,
       ...(request.since ? { since: request.since } : {}),
       ...(request.until ? { until: request.until } : {}),
+      ...(request.outlets?.length ? { outlets: request.outlets } : {}),
     },
     `Results ${from}–${to}${answer.hasMore ? ' · more available' : ''}`,
   );
@@ -86,7 +89,7 @@ export function renderNoCoverage(
   question: string,
   closest: readonly Article[],
   source: Article | null,
-  period: { since?: string; until?: string } = {},
+  period: { since?: string; until?: string; outlets?: readonly string[] } = {},
   namedPeriod?: string,
 ): ReplyPayload {
   const shown = fitText(question.replace(/\s+/g, ' ').trim(), 300, { render: escapeText });
@@ -128,11 +131,21 @@ function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
 }
 
 /** ` published from 2003 to 2004`, ` published since 2015-08`, or nothing without a period. */
-function periodScope({ since, until }: { since?: string; until?: string }): string {
+/** The outlets and period an answer was limited to, in words: " from Wire among articles published from 2003". */
+function periodScope({
+  since,
+  until,
+  outlets,
+}: {
+  since?: string;
+  until?: string;
+  outlets?: readonly string[];
+}): string {
   const words = [since ? `from ${since}` : '', until ? `${since ? 'to' : 'until'} ${until}` : '']
     .filter(Boolean)
     .join(' ');
-  return words ? ` among articles published ${escapeText(words)}` : '';
+  const from = outlets?.length ? ` from ${fitText(outlets.join(', '), 300, { render: escapeText })}` : '';
+  return `${from}${words ? ` among articles published ${escapeText(words)}` : ''}`;
 }
 
 function resultEmbed(

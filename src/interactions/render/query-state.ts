@@ -22,12 +22,17 @@ export interface QueryState {
   /** The `/ask since:` and `until:` options as written (`Since: 2003`, `Until: 2015-08` lines). */
   since?: string;
   until?: string;
+  /** The outlets the answer came from (`Outlets: Wire; Harbour Gazette`): a channel's, or `source:`'s. */
+  outlets?: readonly string[];
 }
 
 const ASKED = 'Asked: ';
 const SOURCE = 'Source: ';
 const SINCE = 'Since: ';
 const UNTIL = 'Until: ';
+const OUTLETS = 'Outlets: ';
+/** Between outlets in the footer: publishers' names hold commas, never semicolons in practice. */
+const OUTLET_SEPARATOR = '; ';
 
 /** The footer text holding an answer's question (and source), plus a human-readable page note. */
 export function queryFooter(state: QueryState, note: string): string {
@@ -38,6 +43,7 @@ export function queryFooter(state: QueryState, note: string): string {
       ...(state.source ? [`${SOURCE}${state.source}`] : []),
       ...(state.since ? [`${SINCE}${state.since}`] : []),
       ...(state.until ? [`${UNTIL}${state.until}`] : []),
+      ...(state.outlets?.length ? [`${OUTLETS}${state.outlets.join(OUTLET_SEPARATOR)}`] : []),
       note,
     ].join('\n'),
   );
@@ -53,11 +59,17 @@ export function readQueryState(embeds: readonly APIEmbed[]): QueryState | null {
   const source = lines.find((line) => line.startsWith(SOURCE));
   const since = lines.find((line) => line.startsWith(SINCE))?.slice(SINCE.length);
   const until = lines.find((line) => line.startsWith(UNTIL))?.slice(UNTIL.length);
+  const outlets = lines
+    .find((line) => line.startsWith(OUTLETS))
+    ?.slice(OUTLETS.length)
+    .split(OUTLET_SEPARATOR)
+    .filter(Boolean);
   return {
     question: asked.slice(ASKED.length),
     source: source ? source.slice(SOURCE.length) : null,
     ...(since ? { since } : {}),
     ...(until ? { until } : {}),
+    ...(outlets?.length ? { outlets } : {}),
   };
 }
 

@@ -44,6 +44,10 @@ class ConsoleResponder implements Responder {
     this.print(this.palette.dim('working…'));
   }
 
+  async deletePressedMessage(): Promise<void> {
+    this.print(this.palette.dim('(the answer was removed)'));
+  }
+
   async autocomplete(choices: AutocompleteChoice[]): Promise<void> {
     this.print(
       choices.length === 0

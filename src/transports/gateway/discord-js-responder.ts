@@ -56,6 +56,13 @@ export class DiscordJsResponder implements Responder {
     await this.repliable().deleteReply();
   }
 
+  async deletePressedMessage(): Promise<void> {
+    if (!this.interaction.isButton())
+      throw new Error('DiscordJsResponder: deletePressedMessage() is only for buttons');
+    // After deferUpdate, discord.js's `@original` is the button's message.
+    await this.interaction.deleteReply();
+  }
+
   async update(payload: ReplyPayload): Promise<void> {
     if (!this.interaction.isButton()) throw new Error('DiscordJsResponder: update() is only for buttons');
     await this.interaction.update(body(payload));

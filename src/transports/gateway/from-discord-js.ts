@@ -26,6 +26,8 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
     userName: interaction.user.globalName ?? interaction.user.username,
     guildId: interaction.guildId,
     channelId: interaction.channelId,
+    // Known when the thread is cached (the Guilds intent brings the threads the bot can see).
+    parentChannelId: interaction.channel?.isThread() ? interaction.channel.parentId : null,
     memberRoleIds: roleIds(interaction),
     memberPermissions: interaction.memberPermissions?.bitfield ?? null,
   };
@@ -78,7 +80,17 @@ function roleIds(interaction: Interaction): string[] {
 }
 
 function sourceMessage(message: Message): SourceMessage {
-  return { id: message.id, content: message.content, embeds: message.embeds.map((embed) => embed.toJSON()) };
+  return {
+    id: message.id,
+    content: message.content,
+    embeds: message.embeds.map((embed) => embed.toJSON()),
+    customIds: message.components.flatMap((row) => {
+      const json = row.toJSON() as { components?: { custom_id?: string }[] };
+      return (json.components ?? []).flatMap((component) =>
+        component.custom_id ? [component.custom_id] : [],
+      );
+    }),
+  };
 }
 
 function flatten(data: readonly CommandInteractionOption[]): RawOptions {

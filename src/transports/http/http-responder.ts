@@ -122,6 +122,15 @@ export class HttpResponder implements Responder {
     await webhook.editOriginal(applicationId, token, safe(payload), filesOf(payload));
   }
 
+  /** Deletes the button's message: after a deferred update (type 6), `@original` is that message. */
+  async deletePressedMessage(): Promise<void> {
+    if (!this.#updateDeferred)
+      throw new Error('HttpResponder: deletePressedMessage() before the press was acknowledged');
+    await this.#sent;
+    const { applicationId, token, webhook } = this.#options;
+    await webhook.deleteOriginal(applicationId, token);
+  }
+
   /** A deferred update (type 6) as the HTTP response; later edits PATCH `@original`, the button's message. */
   async deferUpdate(): Promise<void> {
     if (this.#first !== undefined) {

@@ -17,6 +17,8 @@ export interface Sender {
   roles?: string[];
   /** Decimal bitfield string. @default '1024' (View Channel only) */
   permissions?: string;
+  /** Where it is sent from. @default the stand-in's one text channel, `ids.channel` */
+  channelId?: string;
 }
 
 let counter = 0;
@@ -48,8 +50,13 @@ function common(sender: Sender) {
     token: `token-${id}`,
     version: 1 as const,
     guild_id: ids.guild,
-    channel_id: ids.channel,
-    channel: { id: ids.channel, type: 0 as const, guild_id: ids.guild, name: 'news' },
+    channel_id: sender.channelId ?? ids.channel,
+    channel: {
+      id: sender.channelId ?? ids.channel,
+      type: 0 as const,
+      guild_id: ids.guild,
+      name: sender.channelId ? `channel-${sender.channelId.slice(-4)}` : 'news',
+    },
     member: guildMember,
     app_permissions: '2248473465835073',
     locale: 'en-US' as const,
@@ -61,9 +68,18 @@ function common(sender: Sender) {
   };
 }
 
-function basicOptions(options: Record<string, string | number | boolean>, focused?: string) {
-  return Object.entries(options).map(([name, value]) => {
-    const type = typeof value === 'string' ? 3 : typeof value === 'boolean' ? 5 : 4;
+/** A channel option's value (type 7): the channel's id, as Discord sends it. */
+export class ChannelRef {
+  constructor(readonly id: string) {}
+}
+
+type OptionValue = string | number | boolean | ChannelRef;
+
+function basicOptions(options: Record<string, OptionValue>, focused?: string) {
+  return Object.entries(options).map(([name, given]) => {
+    const value = given instanceof ChannelRef ? given.id : given;
+    const type =
+      given instanceof ChannelRef ? 7 : typeof value === 'string' ? 3 : typeof value === 'boolean' ? 5 : 4;
     return {
       name,
       type,
@@ -86,11 +102,50 @@ export function chatInput(
   } as APIChatInputApplicationCommandInteraction;
 }
 
+/** The channels named by channel options, as Discord resolves them. */
+function resolvedChannels(options: Record<string, OptionValue>) {
+  const channels = Object.values(options).filter((value) => value instanceof ChannelRef);
+  if (channels.length === 0) return {};
+  return {
+    resolved: {
+      channels: Object.fromEntries(
+        channels.map((ref) => [
+          ref.id,
+          { id: ref.id, type: 0, name: `channel-${ref.id.slice(-4)}`, permissions: '1024' },
+        ]),
+      ),
+    },
+  };
+}
+
+/** A subcommand of a group as Discord delivers it: `/settings channels add channel:#news`. */
+export function chatInputGroup(
+  name: string,
+  group: string,
+  subcommand: string,
+  options: Record<string, OptionValue>,
+  sender: Sender,
+): APIChatInputApplicationCommandInteraction {
+  return {
+    ...common(sender),
+    type: 2,
+    data: {
+      id: `cmd-${name}`,
+      name,
+      type: 1,
+      options: [
+        { name: group, type: 2, options: [{ name: subcommand, type: 1, options: basicOptions(options) }] },
+      ],
+      ...resolvedChannels(options),
+    },
+  } as APIChatInputApplicationCommandInteraction;
+}
+
 /** A subcommand as Discord delivers it: `/corpus remove id:...`. */
 export function chatInputSubcommand(
   name: string,
   subcommand: string,
-  options: Record<string, string | number | boolean>,
+  options: Record<string, OptionValue>,
   sender: Sender,
 ): APIChatInputApplicationCommandInteraction {
   return {
@@ -101,6 +156,7 @@ export function chatInputSubcommand(
       name,
       type: 1,
       options: [{ name: subcommand, type: 1, options: basicOptions(options) }],
+      ...resolvedChannels(options),
     },
   } as APIChatInputApplicationCommandInteraction;
 }
@@ -116,6 +172,33 @@ export function autocomplete(
     ...common(sender),
     type: 4,
     data: { id: `cmd-${name}`, name, type: 1, options: basicOptions(options, focused) },
+  } as APIApplicationCommandAutocompleteInteraction;
+}
+
+/** Typing in an autocompleted option of a group's subcommand: `/settings outlets add outlet:harb…`. */
+export function autocompleteGroup(
+  name: string,
+  group: string,
+  subcommand: string,
+  options: Record<string, string | number | boolean>,
+  focused: string,
+  sender: Sender,
+): APIApplicationCommandAutocompleteInteraction {
+  return {
+    ...common(sender),
+    type: 4,
+    data: {
+      id: `cmd-${name}`,
+      name,
+      type: 1,
+      options: [
+        {
+          name: group,
+          type: 2,
+          options: [{ name: subcommand, type: 1, options: basicOptions(options, focused) }],
+        },
+      ],
+    },
   } as APIApplicationCommandAutocompleteInteraction;
 }
 

@@ -60,6 +60,8 @@ export class Exchange {
   readonly uploads = new WeakMap<object, Upload[]>();
   /** The message the bot's reply created (callback type 4, or a deferral once edited). */
   message: APIMessage | undefined;
+  /** Ids of the messages deleted through this interaction's `@original`. */
+  readonly deleted: string[] = [];
   readonly #waiters: (() => void)[] = [];
 
   constructor(readonly interaction: APIInteraction) {}
@@ -67,6 +69,29 @@ export class Exchange {
   /** @internal called by the server whenever something arrives for this interaction. */
   notify(): void {
     for (const waiter of this.#waiters.splice(0)) waiter();
+  }
+
+  /** The id of the message the bot deleted in answer (a "Dismiss" press); rejects if none is in time. */
+  async deletion(timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const id = this.deleted[0];
+      if (id !== undefined) return id;
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new Error(
+          `Stand-in Discord: no deletion for interaction ${this.interaction.id} within ${timeoutMs} ms; got ${JSON.stringify(
+            { callbacks: this.callbacks, edits: this.edits, followups: this.followups },
+          )}`,
+        );
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
   }
 
   /**
@@ -125,6 +150,8 @@ export class StandInDiscord {
   readonly gatewayQueries: string[] = [];
   /** Messages created by the bot's replies and posts, by id (buttons are pressed on these). */
   readonly messages = new Map<string, APIMessage>();
+  /** Ids of the messages the bot deleted (`DELETE .../messages/@original`), in order. */
+  readonly deleted: string[] = [];
   /** Application commands registered with `PUT .../commands`, by route. */
   readonly registered = new Map<string, unknown[]>();
   /** The bytes of every attachment the bot uploaded, by attachment id (served at its `url`). */
@@ -378,6 +405,13 @@ export class StandInDiscord {
           if (!exchange.message) send(404, { message: 'Unknown Message', code: 10008 });
           else send(200, exchange.message);
         } else if (method === 'DELETE') {
+          // As Discord: the message goes (after a deferred update, the button's message).
+          if (!exchange.message) return send(404, { message: 'Unknown Message', code: 10008 });
+          this.messages.delete(exchange.message.id);
+          this.deleted.push(exchange.message.id);
+          exchange.deleted.push(exchange.message.id);
+          exchange.message = undefined;
+          exchange.notify();
           send(204);
         } else send(405, { message: '405: Method Not Allowed', code: 0 });
       },

@@ -68,6 +68,14 @@ describe('HttpResponder', () => {
     ]);
   });
 
+  it('deletes the pressed message ("Dismiss") with a deferred update (type 6), then DELETE @original', async () => {
+    await expect(responder.deletePressedMessage()).rejects.toThrow(/before the press was acknowledged/);
+    await responder.deferUpdate();
+    await responder.deletePressedMessage();
+    expect(responses).toEqual([{ type: 6 }]);
+    expect(webhooks.calls).toEqual([expect.objectContaining({ method: 'DELETE', path: ORIGINAL })]);
+  });
+
   it('answers a button with an update (type 7) and autocomplete with its choices (type 8)', async () => {
     await responder.update({ content: 'page 2' });
     const other = new HttpResponder({
