@@ -30,6 +30,16 @@ module.exports = {
       },
     },
     {
+      name: 'followups-know-no-discord',
+      severity: 'error',
+      comment:
+        'src/followups/ turns a follow-up and its earlier story into a search: it reads the types of src/corpus/ and names in src/text/, and knows nothing of Discord, commands or transports.',
+      from: { path: '^src/followups/' },
+      to: {
+        path: '^(src/(lifecycle|corpus-editing|interactions|transports|feeds|community|import|chart|web|cli)/|commands/|node_modules/discord)',
+      },
+    },
+    {
       name: 'charts-know-no-discord',
       severity: 'error',
       comment:
@@ -46,14 +56,6 @@ module.exports = {
         'Chart.js and Skia load where charts are drawn (the chart worker, the CLI writing a file): the serving thread only hands charts to the worker (chart-renderer.ts).',
       from: { path: '^src/', pathNot: '^src/(chart/(draw-chart|chart-worker)|cli/ask)\\.ts$' },
       to: { path: '^(src/chart/draw-chart\\.ts$|node_modules/(chart\\.js|@napi-rs/canvas)/)' },
-    },
-    {
-      name: 'semantic-imports-only-corpus-and-files',
-      severity: 'error',
-      comment:
-        "src/semantic/ measures signals that src/search/ weighs: the engine imports it, so it may import nothing of search (a cycle) nor of the front ends; only the corpus's types and atomic writes.",
-      from: { path: '^src/semantic/' },
-      to: { path: '^(src|commands)/', pathNot: '^src/(semantic|corpus|files)/' },
     },
     {
       name: 'core-never-imports-commands',

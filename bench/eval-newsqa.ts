@@ -7,7 +7,8 @@
  *   npm run eval -- --only newsdesk               this engine only (newsdesk,newsdesk-no-dates: with and without the date layer)
  *   npm run eval -- --sets seed,offtopic          some sets: newsqa, distractors, offtopic, seed,
  *                                                 bbc-reuters, off-topic-seed (offtopic = both corpora),
- *                                                 readers, near-misses
+ *                                                 readers, near-misses, follow-ups (issue 32: this
+ *                                                 engine only, over corpus/ and the 24k corpus)
  *   npm run eval -- --distractors                 the same as --sets distractors
  *   npm run eval -- --retrieval '{"nameBoost":2}' try other retrieval settings (retrieval.ts)
  *   npm run eval -- --model model.json            try another fitted model (npm run fit-ranking -- --out)
@@ -17,7 +18,8 @@
  *
  * Two tables: the figures of ranking (hit@k, empty, quote), and how sure the replies are:
  * the share of replies of each kind (answer, closest coverage, no coverage), asking "Which story?",
- * hit@3 among those presented as an answer, and whether a member gets there.
+ * hit@3 among those presented as an answer, and whether a member gets there. A third for the follow-up
+ * set: hit@k of each follow-up with its earlier story carried over each way, and without it.
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -28,10 +30,17 @@ import { parseRetrievalSettings, RETRIEVAL, type RetrievalSettings } from '../sr
 import { type CorpusName, evalCorpus } from './eval/corpora.ts';
 import { outcomeDifferences, outcomeLabel } from './eval/date-layer-diff.ts';
 import { evalEngines } from './eval/engines.ts';
+import {
+  evaluateFollowUps,
+  type FollowUpOutcome,
+  followUpTable,
+  summarizeFollowUps,
+} from './eval/follow-up-run.ts';
+import { loadFollowUpSet } from './eval/follow-up-set.ts';
 import type { QuestionOutcome } from './eval/outcome.ts';
 import { summarizeHalves } from './eval/outcome.ts';
 import { qualityTable, type RunReport, trustTable } from './eval/quality-table.ts';
-import { evaluateRun, parseSets, RUNS, type RunName, runQuestions } from './eval/runs.ts';
+import { evaluateRun, parseSets, RUNS, type RunName, runQuestions, wantsFollowUps } from './eval/runs.ts';
 import { countPassages } from './lib/bench-corpus.ts';
 
 const { values: args } = parseArgs({
@@ -73,17 +82,26 @@ if (engines.length === 0) {
 // Each corpus is loaded once and each engine built once on it, then asked every run's questions; the
 // 24k corpus comes last so the quick sets report first.
 const corpusOrder: CorpusName[] = ['seed', 'newsqa', 'full'];
+// The follow-up pairs are on the seed articles and on BBC and Reuters ones: each over its own corpus.
+const followUpPairs = wantsFollowUps(args.sets) ? await loadFollowUpSet() : [];
+const followUpCorpora: CorpusName[] = followUpPairs.length > 0 ? ['seed', 'full'] : [];
+const followUpOutcomes: FollowUpOutcome[] = [];
 const reports: RunReport[] = [];
 const outcomesOf = new Map<string, QuestionOutcome[]>();
 const corpora: Record<string, { articles: number; passages: number }> = {};
 const builds: { engine: string; corpus: CorpusName; ms: number }[] = [];
 for (const corpusName of corpusOrder) {
   const corpusRuns = runs.filter((run) => RUNS[run].corpus === corpusName);
-  if (corpusRuns.length === 0) continue;
+  if (corpusRuns.length === 0 && !followUpCorpora.includes(corpusName)) continue;
   const corpus = await evalCorpus(corpusName);
   corpora[corpusName] = { articles: corpus.articles.length, passages: countPassages(corpus.articles) };
   log(`${corpusName}: ${corpus.articles.length} articles, ${corpora[corpusName].passages} passages`);
-  for (const engine of engines.filter((candidate) => candidate.corpora.includes(corpusName))) {
+  // A corpus loaded for the follow-up set alone is asked of this engine only (the others have no follow-ups).
+  const asked = engines.filter(
+    (candidate) =>
+      candidate.corpora.includes(corpusName) && (corpusRuns.length > 0 || candidate.name === 'newsdesk'),
+  );
+  for (const engine of asked) {
     const started = performance.now();
     const index = await engine.build(corpus);
     const buildMs = performance.now() - started;
@@ -101,6 +119,12 @@ for (const corpusName of corpusOrder) {
       };
       log(`    ${run.padEnd(15)} ${brief('tune')}  |  ${brief('test')}`);
     }
+    if (index.followUps && followUpCorpora.includes(corpusName)) {
+      const here = new Set(corpus.articles.map((article) => article.id));
+      const pairs = followUpPairs.filter((pair) => here.has(pair.article));
+      followUpOutcomes.push(...(await evaluateFollowUps(index.followUps, pairs)));
+      log(`    follow-ups      ${pairs.length} pairs asked`);
+    }
   }
 }
 
@@ -112,6 +136,10 @@ log(trustTable([...reports].sort((a, b) => runs.indexOf(a.run) - runs.indexOf(b.
 log('');
 log(await dateLayerDifferences());
 log('');
+if (followUpOutcomes.length > 0) {
+  log(followUpTable(summarizeFollowUps(followUpOutcomes)));
+  log('');
+}
 log('empty: share answered with no results ("No coverage found"); quote: among rank-1 hits, share whose');
 log(
   'quote holds the answer (engines that quote only); nothing-from: answered "Nothing from <the year or month',
@@ -120,7 +148,9 @@ log(
   'asked>; closest coverage is from …" (not counted as empty). NewsQA tunes on 0-based odd questions, the sets on odd ids.',
 );
 if (args.json) {
-  process.stdout.write(`${JSON.stringify({ retrieval, corpora, builds, runs: reports })}\n`);
+  const followUps = summarizeFollowUps(followUpOutcomes);
+  process.stdout.write(`${JSON.stringify({ retrieval, corpora, builds, runs: reports, followUps })}
+`);
 }
 if (args.outcomes) {
   await writeFile(args.outcomes, `${JSON.stringify(Object.fromEntries(outcomesOf), null, 1)}\n`);

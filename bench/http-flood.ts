@@ -1,20 +1,31 @@
 /**
- * `npm run bench:flood`: the attack of issue 14 on the HTTP endpoint, bounded and on loopback only.
- * A child process serves the real endpoint over the bundled corpus; this process opens `--connections`
- * connections (3,000) that each send headers with a well-shaped but forged signature and all but one
- * byte of a 256 KiB body, then sit. Prints the endpoint's RSS before, at the peak during and after the
- * flood (the connections closed, a garbage collection later), and how the requests were answered.
- * Target: the peak stays within 200 MB of the baseline and the end within 50 MB. Exits 1 otherwise.
+ * `npm run bench:flood`: attacks on the HTTP endpoint's connections, bounded and on loopback only. A
+ * child process serves the real endpoint over the bundled corpus with its default limits.
  *
- * Options: --connections <n> (3000), --hold <s> (5, how long the connections sit).
+ * `--attack memory` (issue 14): `--connections` connections (3,000) each send headers with a
+ * well-shaped but forged signature and all but one byte of a 256 KiB body, then sit. Prints the
+ * endpoint's RSS before, at the peak during and after the flood. Target: the peak within 200 MB of the
+ * baseline, the end within 50 MB.
+ *
+ * `--attack connections` (issue 31 items 3 and 4): 20 genuine signed PINGs, each on a connection of
+ * its own, first with no attack and then during each attack (sockets reopened as the endpoint closes
+ * them, from `--sources` loopback addresses): 600 idle sockets, 600 trickling their headers, 600
+ * holding 256 KiB of unverified body, then 1 and 50 connections pipelining forged 1 KiB requests at
+ * ~5 MB/s each. Prints, per attack, how many PINGs were answered, their p50 and p90, and the p50 as a
+ * ratio of the p50 with no attack. Target: every PING answered and each p50 within 10x the quiet one.
+ *
+ * Options: --attack memory|connections|all (all), --connections <n> (3000), --hold <s> (5),
+ * --sources <n> (1 and 20 when not given), --pings <n> (20).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type AttackKind, startAttack } from './http/attacks.ts';
+import { type PingRound, percentile, sendGenuinePings } from './http/genuine-pings.ts';
 
 const MAX_BODY = 262_144;
 const MB = 2 ** 20;
@@ -22,7 +33,7 @@ const MB = 2 ** 20;
 type FromChild = { kind: 'ready'; port: number } | { kind: 'rss'; bytes: number };
 
 if (process.argv.includes('--serve')) await serve();
-else await flood();
+else await main();
 
 /** The endpoint's process: reports its port, then its RSS (after a GC when asked) on request. */
 async function serve(): Promise<void> {
@@ -56,13 +67,37 @@ async function serve(): Promise<void> {
   });
 }
 
-async function flood(): Promise<void> {
+/** The endpoint in a child process, and the key Discord signs with for it. */
+interface ServedEndpoint {
+  port: number;
+  discordKey: KeyObject;
+  rss(gc?: boolean): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { connections: { type: 'string', default: '3000' }, hold: { type: 'string', default: '5' } },
+    options: {
+      attack: { type: 'string', default: 'all' },
+      connections: { type: 'string', default: '3000' },
+      hold: { type: 'string', default: '5' },
+      sources: { type: 'string' },
+      pings: { type: 'string', default: '20' },
+    },
   });
-  const count = Number(values.connections);
-  const holdMs = Number(values.hold) * 1000;
-  const { publicKey } = generateKeyPairSync('ed25519');
+  let ok = true;
+  if (values.attack === 'memory' || values.attack === 'all') {
+    ok = (await flood(Number(values.connections), Number(values.hold) * 1000)) && ok;
+  }
+  if (values.attack === 'connections' || values.attack === 'all') {
+    const sources = values.sources === undefined ? [1, 20] : [Number(values.sources)];
+    ok = (await connectionAttacks(sources, Number(values.pings))) && ok;
+  }
+  process.exit(ok ? 0 : 1);
+}
+
+async function serveEndpoint(): Promise<ServedEndpoint> {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const publicKeyHex = publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
   const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
     execArgv: ['--expose-gc', '--import', 'tsx'],
@@ -70,11 +105,79 @@ async function flood(): Promise<void> {
   });
   const [ready] = (await once(child, 'message')) as [FromChild];
   if (ready.kind !== 'ready') throw new Error('the endpoint did not start');
-  const rss = async (gc = false): Promise<number> => {
-    child.send({ kind: 'rss', gc });
-    const [reply] = (await once(child, 'message')) as [FromChild];
-    return reply.kind === 'rss' ? reply.bytes : 0;
+  return {
+    port: ready.port,
+    discordKey: privateKey,
+    async rss(gc = false) {
+      child.send({ kind: 'rss', gc });
+      const [reply] = (await once(child, 'message')) as [FromChild];
+      return reply.kind === 'rss' ? reply.bytes : 0;
+    },
+    async stop() {
+      child.send({ kind: 'stop' });
+      await once(child as ChildProcess, 'exit');
+    },
   };
+}
+
+/** A row of the connections table: how the genuine PINGs fared during one attack. */
+function pingRow(label: string, round: PingRound, quietP50: number): string {
+  const p50 = percentile(round.latenciesMs, 50);
+  const p90 = percentile(round.latenciesMs, 90);
+  const failures = [...round.failures].map(([what, n]) => `${what}: ${n}`).join(', ') || '-';
+  const ratio = Number.isNaN(p50) ? '-' : `${(p50 / quietP50).toFixed(1)}x`;
+  const ms = (value: number) => (Number.isNaN(value) ? '-' : `${value.toFixed(0)} ms`);
+  return `| ${label} | ${round.answered}/${round.sent} | ${ms(p50)} | ${ms(p90)} | ${ratio} | ${failures} |`;
+}
+
+async function connectionAttacks(sourceCounts: readonly number[], pings: number): Promise<boolean> {
+  const endpoint = await serveEndpoint();
+  await sleep(1000);
+  const quiet = await sendGenuinePings(endpoint.port, endpoint.discordKey, pings);
+  const quietP50 = percentile(quiet.latenciesMs, 50);
+  const scenarios: { kind: AttackKind; sockets: number; label: string }[] = [
+    { kind: 'idle', sockets: 600, label: '600 idle sockets' },
+    { kind: 'trickle', sockets: 600, label: '600 sockets trickling headers' },
+    { kind: 'held-body', sockets: 600, label: '600 sockets holding 256 KiB unverified' },
+    { kind: 'pipelined', sockets: 1, label: '1 connection pipelining forged requests, 5 MB/s' },
+    { kind: 'pipelined', sockets: 50, label: '50 connections pipelining forged requests, 5 MB/s each' },
+  ];
+  console.log(
+    `\nGenuine signed PINGs (${pings} each, one connection each, 5 s to answer; Discord waits 3) during attacks on loopback\n`,
+  );
+  console.log(
+    '| attack | answered | p50 | p90 | p50 / quiet p50 | not answered |\n|---|---|---|---|---|---|',
+  );
+  console.log(pingRow('none', quiet, quietP50));
+  let ok = quiet.answered === quiet.sent;
+  for (const sources of sourceCounts) {
+    for (const scenario of scenarios) {
+      const attack = startAttack({
+        kind: scenario.kind,
+        port: endpoint.port,
+        sockets: scenario.sockets,
+        sources,
+      });
+      // Long enough for every socket to be open and for the endpoint's own deadlines to start closing them.
+      await sleep(3000);
+      const round = await sendGenuinePings(endpoint.port, endpoint.discordKey, pings);
+      const reopened = attack.reopened();
+      await attack.stop();
+      const from = sources === 1 ? 'one address' : `${sources} addresses`;
+      console.log(pingRow(`${scenario.label}, from ${from} (${reopened} reopened)`, round, quietP50));
+      const p50 = percentile(round.latenciesMs, 50);
+      ok = ok && round.answered === round.sent && p50 <= 10 * quietP50;
+      await sleep(2000);
+    }
+  }
+  await endpoint.stop();
+  console.log(ok ? '\nwithin target' : '\nTARGET MISSED');
+  return ok;
+}
+
+async function flood(count: number, holdMs: number): Promise<boolean> {
+  const endpoint = await serveEndpoint();
+  const rss = (gc = false) => endpoint.rss(gc);
 
   await sleep(1000);
   const before = await rss(true);
@@ -90,7 +193,7 @@ async function flood(): Promise<void> {
     }
   })();
   for (let i = 0; i < count; i++) {
-    const socket = connect(ready.port, '127.0.0.1');
+    const socket = connect(endpoint.port, '127.0.0.1');
     socket.on('error', () => undefined);
     let answered = false;
     socket.on('data', (chunk: Buffer) => {
@@ -123,8 +226,7 @@ async function flood(): Promise<void> {
   await sampler;
   await sleep(3000);
   const after = await rss(true);
-  child.send({ kind: 'stop' });
-  await once(child as ChildProcess, 'exit');
+  await endpoint.stop();
 
   const unanswered = count - [...statuses.values()].reduce((sum, n) => sum + n, 0);
   const row = (label: string, bytes: number) => `| ${label} | ${(bytes / MB).toFixed(0)} MB |`;
@@ -140,5 +242,5 @@ async function flood(): Promise<void> {
   );
   const ok = peak - before < 200 * MB && after - before < 50 * MB;
   console.log(ok ? 'within target' : 'TARGET MISSED');
-  process.exit(ok ? 0 : 1);
+  return ok;
 }

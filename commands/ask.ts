@@ -6,12 +6,21 @@ import {
   sinceOption,
   untilOption,
 } from '../src/interactions/answer-question.ts';
+import { openThreadOnceAnswered, threadContext } from '../src/interactions/answer-threads.ts';
 import { isFollowedMessage } from '../src/interactions/cited-answers.ts';
 import type { Command } from '../src/interactions/command.ts';
 import { askerOf, dismissButton, withDismiss } from '../src/interactions/dismiss.ts';
 import { UserError } from '../src/interactions/errors.ts';
 import { recordAndDecorate, voteButton, watchButton } from '../src/interactions/feedback.ts';
+import {
+  answerFollowUp,
+  followUpButton,
+  followUpSubmitted,
+  offerFollowUp,
+  withoutStoryButton,
+} from '../src/interactions/follow-up.ts';
 import { code } from '../src/interactions/render/citation.ts';
+import { customIdsIn, followUpCitationOf } from '../src/interactions/render/follow-up.ts';
 import { renderPassageInContext } from '../src/interactions/render/passage.ts';
 import { ephemeral } from '../src/interactions/render/payload.ts';
 import { readQueryState } from '../src/interactions/render/query-state.ts';
@@ -66,6 +75,13 @@ export default {
   isPrivate: (options, channel) => options.private ?? channel?.settings.visibility === 'private',
   async execute(ctx, options, interaction) {
     const isPrivate = options.private ?? ctx.channel?.settings.visibility === 'private';
+    // In a thread, a question follows the thread's latest answer, unless it names its own scope.
+    const scoped = options.source || options.since || options.until;
+    const earlier = scoped ? null : await threadContext(ctx, interaction);
+    if (earlier) {
+      const followUp = await answerFollowUp(ctx, interaction, options.question, earlier);
+      return isPrivate ? followUp : withDismiss(followUp, interaction.userId);
+    }
     const channelOutlets = ctx.channel?.settings.outlets ?? [];
     const scope = resolveSource(ctx.library.engine, options.source, channelOutlets);
     let outcome: AnswerOutcome | undefined;
@@ -88,7 +104,12 @@ export default {
       { question: options.question, outcome, record: true, offerWatch, follow: !isPrivate },
       payload,
     );
-    return isPrivate ? decorated : withDismiss(decorated, interaction.userId);
+    if (isPrivate) return decorated;
+    const answer = withDismiss(offerFollowUp(decorated), interaction.userId);
+    // Thread mode: an answer (one with a story to follow up) opens a thread for the conversation.
+    if (ctx.channel?.settings.threadMode && followUpCitationOf(customIdsIn(answer.components)))
+      openThreadOnceAnswered(interaction, options.question);
+    return answer;
   },
   autocomplete(ctx, focused) {
     if (focused.name !== 'source') return [];
@@ -128,23 +149,22 @@ export default {
         const dismissible = (page: ReturnType<typeof recordAndDecorate>) =>
           asker ? withDismiss(page, asker) : page;
         // Another page of an answer already recorded: it gets its own feedback buttons, not a new record.
-        return {
-          update: dismissible(
-            recordAndDecorate(
-              ctx,
-              interaction,
-              {
-                question: state.question,
-                outcome,
-                record: false,
-                offerWatch: false,
-                // A private answer is not followed, so neither are its pages.
-                follow: await followed,
-              },
-              payload,
-            ),
-          ),
-        };
+        const decorated = recordAndDecorate(
+          ctx,
+          interaction,
+          {
+            question: state.question,
+            outcome,
+            record: false,
+            offerWatch: false,
+            // A private answer is not followed, so neither are its pages.
+            follow: await followed,
+          },
+          payload,
+        );
+        // A page keeps "Follow up" where the answer had it (a private answer has none).
+        const hadFollowUp = followUpCitationOf(interaction.message.customIds) !== null;
+        return { update: dismissible(hadFollowUp ? offerFollowUp(decorated) : decorated) };
       },
     },
     /** `ask:timeline`: the timeline of this answer's topic (its question without time words), privately. */
@@ -174,6 +194,10 @@ export default {
     'ask:dismiss': dismissButton,
     /** `ask:watch`: Notify me on "No coverage found". */
     'ask:watch': watchButton,
+    /** `ask:followup:<citation>`: the follow-up modal (src/interactions/follow-up.ts). */
+    'ask:followup': followUpButton,
+    /** `ask:nostory:<n>`: a follow-up asked again without the story it assumed. */
+    'ask:nostory': withoutStoryButton,
     /** `ask:ctx:<citation>`: the paragraphs around one result, shown only to whoever pressed it. */
     'ask:ctx': {
       execute(ctx, args) {
@@ -188,5 +212,9 @@ export default {
         return { reply: ephemeral(renderPassageInContext(found, `Context of ${code(citation)}:`)) };
       },
     },
+  },
+  modals: {
+    /** `followup:<citation>`: a follow-up submitted from the modal of "Follow up". */
+    followup: followUpSubmitted,
   },
 } satisfies Command<typeof AskOptions>;

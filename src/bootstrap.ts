@@ -9,6 +9,7 @@ import { type ServiceHealth, serviceHealth } from './health.ts';
 import type { AnyCommand } from './interactions/command.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
+import type { ThreadsView } from './interactions/library-view.ts';
 import type { RateLimiter } from './interactions/rate-limiter.ts';
 import type { ChannelPoster } from './interactions/reload-notifier.ts';
 import type { Library } from './library.ts';
@@ -54,6 +55,8 @@ export async function bootstrap(options: {
   rateLimited?: boolean;
   /** Where answers to watched questions are posted; without one they are kept but not posted. */
   poster?: ChannelPoster;
+  /** Threads through Discord's REST API (thread mode, a thread's context); none at the console. */
+  threads?: ThreadsView;
   /** The commands to offer. @default every command in `commands/index.ts` */
   commands?: readonly AnyCommand[];
   /** See `startLifecycle`'s `announce`: how a reload by signal went, for the operator (the console). */
@@ -93,6 +96,7 @@ export async function bootstrap(options: {
     health,
     ...(replicas ? { shareRateLimit: (local: RateLimiter) => replicas.rateLimiter(local) } : {}),
     ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
+    ...(options.threads ? { threads: options.threads } : {}),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
   return {

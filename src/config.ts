@@ -71,6 +71,13 @@ export const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Port of the HTTP interactions endpoint (`npm run start:http`). */
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * Serve `GET /metrics` on this port instead of HTTP_PORT, so the public port does not show it.
+   * Unset, it is served on HTTP_PORT beside `/interactions`.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The address METRICS_PORT listens on: loopback unless a scraper elsewhere must reach it. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Reload when files under the corpus folder change (debounced). */
   WATCH_CORPUS: boolean,
   /** Run under discord.js's ShardingManager with this many shards (`auto` lets Discord decide). */
@@ -139,6 +146,8 @@ const ALLOWED: Partial<Record<keyof Config, string>> = {
   RATE_LIMIT_QUESTIONS: 'a whole number from 1 to 1000',
   RATE_LIMIT_WINDOW_SECONDS: 'a whole number of seconds from 1 to 3600',
   HTTP_PORT: 'a port number from 0 to 65535',
+  METRICS_PORT: 'a port number from 0 to 65535',
+  METRICS_HOST: 'an address to listen on, such as 127.0.0.1 or 10.0.0.5',
   WATCH_CORPUS: 'true or false',
   SHARDS: 'auto or a whole number from 1 to 64',
   LOG_LEVEL: 'debug, info, warn or error',

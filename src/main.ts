@@ -7,6 +7,7 @@ import { runConsole } from './transports/console/console.ts';
 import { consolePoster } from './transports/console/console-poster.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
 import { restPoster } from './transports/rest-poster.ts';
+import { restThreads } from './transports/rest-threads.ts';
 
 /**
  * `npm start`: with DISCORD_TOKEN, the bot on Discord's gateway; without it, the local console on
@@ -30,6 +31,9 @@ runMain('could not start', async () => {
     poster: config.DISCORD_TOKEN
       ? restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN })
       : consolePoster(process.stdout),
+    ...(config.DISCORD_TOKEN
+      ? { threads: restThreads({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }) }
+      : {}),
   });
 
   if (!config.DISCORD_TOKEN) {

@@ -175,12 +175,26 @@ describe('the other examples of the README and docs/', () => {
     const [link] = blocksOfKind('text').filter((block) => block.body.includes('oauth2/authorize'));
     const url = new URL(link!.body.trim());
     expect(url.searchParams.get('scope')).toBe('bot applications.commands');
-    const { ViewChannel, SendMessages, EmbedLinks, ReadMessageHistory } = PermissionFlagsBits;
+    const {
+      ViewChannel,
+      SendMessages,
+      EmbedLinks,
+      ReadMessageHistory,
+      CreatePublicThreads,
+      SendMessagesInThreads,
+    } = PermissionFlagsBits;
     expect(url.searchParams.get('permissions')).toBe(
-      String(ViewChannel | SendMessages | EmbedLinks | ReadMessageHistory),
+      String(
+        ViewChannel |
+          SendMessages |
+          EmbedLinks |
+          ReadMessageHistory |
+          CreatePublicThreads |
+          SendMessagesInThreads,
+      ),
     );
     expect(text('README.md').replace(/\s+/g, ' ')).toContain(
-      `The permissions, ${url.searchParams.get('permissions')}, are View Channels, Send Messages, Embed Links and Read Message History`,
+      `The permissions, ${url.searchParams.get('permissions')}, are View Channels, Send Messages, Embed Links, Read Message History, Create Public Threads and Send Messages in Threads`,
     );
   });
 

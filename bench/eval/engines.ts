@@ -44,6 +44,10 @@ export function evalEngines(retrieval: RetrievalSettings, model?: RankingModel):
           search: (question, limit) => reply(question, limit).results,
           within: (question, article, limit) =>
             engine.answer(question, { limit, articleId: article }).results,
+          followUps: {
+            article: (id) => engine.article(id),
+            answer: (question, options) => engine.answer(question, options),
+          },
         };
       },
     },

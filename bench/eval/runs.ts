@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { loadNewsQaQuestions } from '../lib/newsqa.ts';
 import { type CorpusName, SOURCES } from './corpora.ts';
+import type { FollowUpEngine } from './follow-up-run.ts';
 import {
   answerRank,
   type EvalQuestion,
@@ -59,6 +60,8 @@ export interface SearchIndex {
     article: string,
     limit: number,
   ): readonly ScoredPassage[] | Promise<readonly ScoredPassage[]>;
+  /** The engine as a follow-up asks it (issue 32's follow-up set); this project's engine only. */
+  followUps?: FollowUpEngine;
 }
 
 const questionCache = new Map<string, Promise<EvalQuestion[]>>();
@@ -114,6 +117,14 @@ async function withinStory(
   return answerRank(question, await index.within(question.question, question.article, RESULT_LIMIT));
 }
 
+/** The follow-up set's name in `--sets`: asked of this engine only, over the corpora its articles are in. */
+export const FOLLOW_UPS = 'follow-ups';
+
+/** Whether a `--sets` list asks for the follow-up set (every run does when there is no list). */
+export function wantsFollowUps(list: string | undefined): boolean {
+  return list === undefined || list.split(',').some((part) => part.trim().toLowerCase() === FOLLOW_UPS);
+}
+
 /**
  * Run names from a `--sets` list such as `newsqa,distractors,offtopic,seed,bbc-reuters,readers`: `offtopic`
  * (or `off-topic`) means both off-topic runs. Throws on a name that is not a run, listing the valid ones.
@@ -122,14 +133,16 @@ export function parseSets(list: string | undefined): RunName[] {
   if (list === undefined) return RUN_NAMES;
   const chosen = new Set<RunName>();
   for (const name of list.split(',').map((part) => part.trim().toLowerCase())) {
-    if (name === '') continue;
+    if (name === '' || name === FOLLOW_UPS) continue;
     if (name === 'offtopic' || name === 'off-topic') {
       chosen.add('off-topic');
       chosen.add('off-topic-seed');
     } else if ((RUN_NAMES as string[]).includes(name)) {
       chosen.add(name as RunName);
     } else {
-      throw new Error(`unknown set "${name}"; choose from ${[...RUN_NAMES, 'offtopic'].join(', ')}`);
+      throw new Error(
+        `unknown set "${name}"; choose from ${[...RUN_NAMES, 'offtopic', FOLLOW_UPS].join(', ')}`,
+      );
     }
   }
   return RUN_NAMES.filter((run) => chosen.has(run));

@@ -51,3 +51,39 @@ export function askBody(n: number, question: string): string {
 function snowflake(n: number): string {
   return String(700000000000000000n + BigInt(n));
 }
+
+/** An option as Discord sends it with an autocomplete request (`focused` on the one being typed). */
+export interface TypedOption {
+  name: string;
+  value: string;
+  focused?: boolean;
+}
+
+/** An autocomplete request (type 4) from `userId`, typing `options` of `/command`. */
+export function autocompleteBody(n: number, userId: string, command: string, options: TypedOption[]): string {
+  return JSON.stringify({
+    id: snowflake(n),
+    application_id: APPLICATION,
+    type: 4,
+    token: `bench-token-${n}`,
+    version: 1,
+    guild_id: GUILD,
+    channel_id: CHANNEL,
+    member: {
+      user: { id: userId, username: 'typist', discriminator: '0', global_name: null, avatar: null },
+      roles: [],
+      permissions: '1024',
+      joined_at: '2020-01-01T00:00:00.000Z',
+      deaf: false,
+      mute: false,
+      flags: 0,
+    },
+    locale: 'en-US',
+    data: {
+      id: '800000000000000002',
+      name: command,
+      type: 1,
+      options: options.map((option) => ({ type: 3, ...option })),
+    },
+  });
+}

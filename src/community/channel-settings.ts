@@ -194,8 +194,15 @@ export interface SettingsReader {
         answerChannels(guildId: string): Awaitable<string[]>;
       };
     }) => Awaitable<T>,
+    timeoutMs?: number,
   ): Promise<T>;
 }
+
+/**
+ * The longest a question waits for its channel's settings: two indexed reads, well under a
+ * millisecond in SQLite and a few on a PostgreSQL server nearby; past it, the settings last read here.
+ */
+export const SETTINGS_READ_TIMEOUT_MS = 500;
 
 // What was last read per keeper: while the database does not answer, a channel keeps the settings it
 // last had here and a guild its answer channels (a restricted guild stays restricted), not none.
@@ -224,10 +231,14 @@ export async function channelView(
     lastRead.set(keeper, seen);
   }
   const key = `${guildId}:${channelId}`;
-  const read = await keeper.askOr<ChannelView | undefined>(undefined, async (store) => ({
-    settings: await store.settings.of({ guildId, channelId }),
-    answerChannels: await store.settings.answerChannels(guildId),
-  }));
+  const read = await keeper.askOr<ChannelView | undefined>(
+    undefined,
+    async (store) => ({
+      settings: await store.settings.of({ guildId, channelId }),
+      answerChannels: await store.settings.answerChannels(guildId),
+    }),
+    SETTINGS_READ_TIMEOUT_MS,
+  );
   if (!read) {
     return {
       settings: seen.settings.get(key) ?? defaults(),

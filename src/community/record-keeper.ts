@@ -99,7 +99,7 @@ export class RecordKeeper {
    * Reads or writes what a member waits for, within the ask timeout. Rejects with
    * `RecordsUnavailableError` when the store fails or is too slow.
    */
-  async ask<T>(run: (store: RecordStore) => Awaitable<T>): Promise<T> {
+  async ask<T>(run: (store: RecordStore) => Awaitable<T>, timeoutMs = this.#askTimeoutMs): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     try {
       const result = await Promise.race([
@@ -108,7 +108,7 @@ export class RecordKeeper {
           timer = setTimeout(
             () =>
               reject(new RecordsUnavailableError(`the ${this.store.kind} database did not answer in time`)),
-            this.#askTimeoutMs,
+            timeoutMs,
           );
         }),
       ]);
@@ -126,11 +126,14 @@ export class RecordKeeper {
     }
   }
 
-  /** Like `ask`, but `fallback` instead of an error: for what an answer can do without. */
-  async askOr<T>(fallback: T, run: (store: RecordStore) => Awaitable<T>): Promise<T> {
+  /**
+   * Like `ask`, but `fallback` instead of an error: for what an answer can do without. `timeoutMs`
+   * (at most the ask timeout) bounds what a question waits for it.
+   */
+  async askOr<T>(fallback: T, run: (store: RecordStore) => Awaitable<T>, timeoutMs?: number): Promise<T> {
     if (this.state.degraded && this.#queue.length > 0) return fallback;
     try {
-      return await this.ask(run);
+      return await this.ask(run, Math.min(timeoutMs ?? this.#askTimeoutMs, this.#askTimeoutMs));
     } catch {
       return fallback;
     }

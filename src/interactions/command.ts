@@ -18,9 +18,17 @@ import type {
   ButtonIncoming,
   ChatInputIncoming,
   MessageContextMenuIncoming,
+  ModalPayload,
+  ModalSubmitIncoming,
   ReplyPayload,
 } from './incoming.ts';
-import type { CorpusAdministration, FeedsAdministration, LibraryView, PeerStatus } from './library-view.ts';
+import type {
+  CorpusAdministration,
+  FeedsAdministration,
+  LibraryView,
+  PeerStatus,
+  ThreadsView,
+} from './library-view.ts';
 
 /** What every command handler may use. Commands know nothing of transports. */
 export interface CommandContext {
@@ -52,9 +60,12 @@ export interface CommandContext {
   charts?: ChartRenderer;
   /**
    * The settings of the channel the command came from (a thread's are its channel's), read by the
-   * dispatcher for `channelScoped` commands before they run; absent for the others.
+   * dispatcher for `channelScoped` commands before they run; absent for the others. Its thread mode
+   * makes an answer open a thread.
    */
   channel?: ChannelView;
+  /** Opening threads on answers and reading threads' messages; absent at the console (no threads there). */
+  threads?: ThreadsView;
 }
 
 /** Who may run a command or press a button. */
@@ -75,8 +86,31 @@ export type CommandData =
  */
 export type ProgressReporter = (payload: ReplyPayload) => void;
 
-/** What a button handler returns: replace the message the button is on, answer with a new one, or delete it. */
-export type ButtonResult = { update: ReplyPayload } | { reply: ReplyPayload } | { delete: true };
+/**
+ * What a button handler returns: replace the message the button is on, answer with a new one, delete
+ * it, or open a modal.
+ */
+export type ButtonResult =
+  | { update: ReplyPayload }
+  | { reply: ReplyPayload }
+  | { delete: true }
+  | { modal: ModalPayload };
+
+/** Handles the submission of a modal the bot showed: its answer is a new message. */
+export interface ModalHandler {
+  /** Counts against the user's question rate limit. @default false */
+  rateLimited?: boolean;
+  /** Whether the answer is visible only to the user. @default false */
+  isPrivate?: boolean;
+  /**
+   * @param args - the modal's custom_id after `<prefix>:`, split on `:`.
+   */
+  execute(
+    ctx: CommandContext,
+    args: string[],
+    interaction: ModalSubmitIncoming,
+  ): Promise<ReplyPayload> | ReplyPayload;
+}
 
 export interface ButtonHandler {
   /**
@@ -155,6 +189,8 @@ export interface Command<Options extends z.ZodType = z.ZodType> {
   ): Promise<AutocompleteChoice[]> | AutocompleteChoice[];
   /** Button handlers keyed by custom_id prefix (`ask:more` handles `ask:more:3:3`). Prefixes are global. */
   buttons?: Record<string, ButtonHandler>;
+  /** Modal submission handlers keyed by the modal's custom_id prefix, as `buttons`. */
+  modals?: Record<string, ModalHandler>;
 }
 
 /** Any command, whatever its options. */

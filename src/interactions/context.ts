@@ -5,7 +5,13 @@ import type { ServiceHealth } from '../health.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AnyCommand } from './command.ts';
 import type { DispatchContext } from './dispatch.ts';
-import type { CorpusAdministration, FeedsAdministration, LibraryView, PeerStatus } from './library-view.ts';
+import type {
+  CorpusAdministration,
+  FeedsAdministration,
+  LibraryView,
+  PeerStatus,
+  ThreadsView,
+} from './library-view.ts';
 import { type QuestionLimiter, RateLimiter } from './rate-limiter.ts';
 import { CommandRegistry } from './registry.ts';
 
@@ -44,6 +50,8 @@ export function createDispatchContext(options: {
   now?: () => number;
   /** @default 2000 */
   deferAfterMs?: number;
+  /** Threads through Discord's REST API; omit where there are none (the console). */
+  threads?: ThreadsView;
   /**
    * Whether questions count against RATE_LIMIT_QUESTIONS. The local console is its operator's own
    * tool, with one user: no limit there.
@@ -61,6 +69,11 @@ export function createDispatchContext(options: {
     now: () => new Date(now()),
     commands: new CommandRegistry(options.commands),
     rateLimiter: limiterFor(options, now),
+    autocompleteLimiter: new RateLimiter({
+      limit: (options.rateLimited ?? true) ? AUTOCOMPLETE_PER_WINDOW : Number.POSITIVE_INFINITY,
+      windowMs: AUTOCOMPLETE_WINDOW_MS,
+      now,
+    }),
     corpus: options.corpus,
     feeds: options.feeds,
     peerStatuses: options.peerStatuses,
@@ -68,8 +81,17 @@ export function createDispatchContext(options: {
     community: options.community,
     health: options.health,
     ...(options.charts === null ? {} : { charts: options.charts ?? new ChartWorker() }),
+    ...(options.threads ? { threads: options.threads } : {}),
   };
 }
+
+/**
+ * Autocomplete requests a member may make per window, in this process. Discord sends one a keystroke
+ * (debounced): typing an id quickly is some 10 in 5 seconds, and a loop of them kept others' `/ask`
+ * waiting seconds. Past it the member gets no choices until the window moves on.
+ */
+const AUTOCOMPLETE_PER_WINDOW = 20;
+const AUTOCOMPLETE_WINDOW_MS = 10_000;
 
 /** One limiter per process, shared across replicas when asked to; never a limit at the console. */
 function limiterFor(

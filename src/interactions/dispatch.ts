@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { channelOf, checkAnswerChannel } from './answer-channels.ts';
+import { openPendingThread } from './answer-threads.ts';
 import { attachPostedMessage } from './cited-answers.ts';
 import type { AnyCommand, ButtonResult, CommandContext } from './command.ts';
 import { isUserError, UserError } from './errors.ts';
@@ -9,6 +10,7 @@ import type {
   ChatInputIncoming,
   IncomingInteraction,
   MessageContextMenuIncoming,
+  ModalSubmitIncoming,
   ReplyPayload,
   Responder,
 } from './incoming.ts';
@@ -22,6 +24,11 @@ import { ephemeral, finalizeChoices, finalizeReply } from './render/payload.ts';
 export interface DispatchContext extends CommandContext {
   commands: CommandRegistry;
   rateLimiter: QuestionLimiter;
+  /**
+   * Counts a member's autocomplete requests (one a keystroke); past the limit they get no choices.
+   * @default no limit
+   */
+  autocompleteLimiter?: QuestionLimiter;
   /**
    * How long a command or button with `defer: 'auto'` may run before the dispatcher defers it, in
    * milliseconds. Discord drops an interaction not acknowledged within 3 seconds.
@@ -79,6 +86,9 @@ export async function dispatchInteraction(
         break;
       case 'button':
         await runButton(incoming, responder, ctx, state);
+        break;
+      case 'modal-submit':
+        await runModal(incoming, responder, ctx, state);
         break;
     }
     return { name, outcome: 'ok' };
@@ -159,6 +169,7 @@ async function runCommand(
     ? await responder.editReply(finish(reply))
     : await responder.reply(finish(reply));
   await attachPostedMessage(ctx, incoming, posted);
+  await openPendingThread(ctx, incoming, posted);
 }
 
 /**
@@ -252,12 +263,40 @@ async function runAutocomplete(
   ctx: DispatchContext,
 ): Promise<void> {
   const command = ctx.commands.command(incoming.commandName);
-  if (!command?.autocomplete) {
+  // A moderators' command suggests moderators' data (feed URLs may carry private keys): to anyone
+  // else it suggests nothing, as Discord would show it to no one who cannot run it.
+  if (!command?.autocomplete || !mayUse(command.access, incoming, ctx)) {
+    await responder.autocomplete([]);
+    return;
+  }
+  // Discord's client keeps to the option's max_length; a longer value is not from it and costs nothing.
+  const maxLength = declaredMaxLength(command, incoming) ?? DEFAULT_AUTOCOMPLETE_LENGTH;
+  if (incoming.focused.value.length > maxLength || (await ctx.autocompleteLimiter?.take(incoming.userId))) {
+    ctx.logger.debug('autocomplete not run', {
+      ...describe(incoming),
+      length: incoming.focused.value.length,
+    });
     await responder.autocomplete([]);
     return;
   }
   const choices = await command.autocomplete(ctx, incoming.focused, incoming);
   await responder.autocomplete(finalizeChoices(choices));
+}
+
+/** The longest value autocomplete looks at for an option that declares no `max_length`. */
+const DEFAULT_AUTOCOMPLETE_LENGTH = 100;
+
+type DeclaredOption = { name: string; type: number; max_length?: number; options?: DeclaredOption[] };
+
+/** The `max_length` the command declares for the focused option, in the subcommand being typed. */
+function declaredMaxLength(command: AnyCommand, incoming: AutocompleteIncoming): number | undefined {
+  let options = (command.data.toJSON() as { options?: DeclaredOption[] }).options ?? [];
+  for (const key of ['subcommandGroup', 'subcommand'] as const) {
+    const chosen = incoming.options[key];
+    const level = options.find((option) => option.name === chosen && option.options !== undefined);
+    if (typeof chosen === 'string' && level) options = level.options ?? [];
+  }
+  return options.find((option) => option.name === incoming.focused.name)?.max_length;
 }
 
 async function runButton(
@@ -282,7 +321,12 @@ async function runButton(
     },
     () => handler.execute(ctx, args, incoming, progress.report),
   );
-  if ('delete' in result) {
+  if ('modal' in result) {
+    // A modal must be the first answer to the press: one that took too long to build cannot be shown.
+    if (state.deferredUpdate || !responder.showModal)
+      throw new UserError('no-modal', 'This button cannot open its form here; please try again.');
+    await responder.showModal(result.modal);
+  } else if ('delete' in result) {
     if (!responder.deletePressedMessage)
       throw new UserError('cannot-delete', 'Messages cannot be removed from here; delete it in Discord.');
     if (!state.deferredUpdate) {
@@ -301,14 +345,46 @@ async function runButton(
   }
 }
 
+async function runModal(
+  incoming: ModalSubmitIncoming,
+  responder: Responder,
+  ctx: DispatchContext,
+  state: Acknowledgement,
+): Promise<void> {
+  const found = ctx.commands.modal(incoming.customId);
+  if (!found) throw new UserError('unknown-modal', 'This form no longer works; run the command again.');
+  const { handler, args } = found;
+  if (handler.rateLimited) await checkRate(incoming.userId, ctx);
+  const isPrivate = handler.isPrivate ?? false;
+  const progress = new ProgressEdits(responder, ctx);
+  const reply = await runDeferring(
+    undefined,
+    ctx,
+    progress,
+    async () => {
+      await responder.defer({ ephemeral: isPrivate });
+      state.deferred = true;
+      state.deferredPublicly = !isPrivate;
+    },
+    () => handler.execute(ctx, args, incoming),
+  );
+  const payload = finalizeReply(isPrivate ? ephemeral(reply) : reply);
+  const posted = state.deferred ? await responder.editReply(payload) : await responder.reply(payload);
+  await attachPostedMessage(ctx, incoming, posted);
+  await openPendingThread(ctx, incoming, posted);
+}
+
+function mayUse(access: AnyCommand['access'], incoming: IncomingInteraction, ctx: DispatchContext): boolean {
+  return (access ?? 'everyone') === 'everyone' || isModerator(incoming, ctx.config.MODERATOR_ROLE_IDS);
+}
+
 function checkAccess(
   access: AnyCommand['access'],
   incoming: IncomingInteraction,
   ctx: DispatchContext,
   what: string,
 ): void {
-  if ((access ?? 'everyone') === 'everyone') return;
-  if (isModerator(incoming, ctx.config.MODERATOR_ROLE_IDS)) return;
+  if (mayUse(access, incoming, ctx)) return;
   const rule = ctx.config.MODERATOR_ROLE_IDS.length > 0 ? 'a moderator role' : 'the Manage Server permission';
   throw new UserError(
     'forbidden',
@@ -369,6 +445,7 @@ function declaredOptions(command: AnyCommand): Set<string> | null {
 
 function nameOf(incoming: IncomingInteraction, ctx: DispatchContext): string {
   if (incoming.kind === 'button') return ctx.commands.button(incoming.customId)?.prefix ?? 'unknown';
+  if (incoming.kind === 'modal-submit') return ctx.commands.modal(incoming.customId)?.prefix ?? 'unknown';
   return ctx.commands.command(incoming.commandName) ? incoming.commandName : 'unknown';
 }
 
@@ -383,7 +460,9 @@ function describe(incoming: IncomingInteraction): Record<string, unknown> {
     kind: incoming.kind,
     user: incoming.userId,
     guild: incoming.guildId,
-    ...(incoming.kind === 'button' ? { customId: incoming.customId } : { command: incoming.commandName }),
+    ...(incoming.kind === 'button' || incoming.kind === 'modal-submit'
+      ? { customId: incoming.customId }
+      : { command: incoming.commandName }),
     ...(incoming.kind === 'chat-input' || incoming.kind === 'autocomplete'
       ? { options: incoming.options }
       : {}),

@@ -4,9 +4,11 @@ import {
   type APIInteraction,
   type APIInteractionGuildMember,
   type APIMessage,
+  type APIModalSubmissionComponent,
   type APIUser,
   ApplicationCommandOptionType,
   ApplicationCommandType,
+  ChannelType,
   ComponentType,
   InteractionType,
 } from 'discord.js';
@@ -24,8 +26,8 @@ import {
  * Turns Discord's raw interaction JSON (as the HTTP endpoint receives it, or a gateway
  * INTERACTION_CREATE's `d`) into the transport-neutral model. Pure: no I/O, no clock.
  *
- * Returns null for what the bot does not handle (PING, modal submits, select menus, user context
- * menus); the caller decides how to answer those.
+ * Returns null for what the bot does not handle (PING, select menus, user context menus); the caller
+ * decides how to answer those.
  */
 export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | null {
   const member = 'member' in raw ? raw.member : undefined;
@@ -37,7 +39,8 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
     userName: user.global_name ?? user.username,
     guildId: raw.guild_id ?? null,
     channelId: raw.channel?.id ?? raw.channel_id ?? null,
-    parentChannelId: (raw.channel && 'parent_id' in raw.channel ? raw.channel.parent_id : null) ?? null,
+    // Only a thread's parent: a text channel's parent_id is its category.
+    parentChannelId: threadParentOf(raw),
     ...memberFields(member),
   };
 
@@ -77,8 +80,23 @@ export function fromApiInteraction(raw: APIInteraction): IncomingInteraction | n
     }
     case InteractionType.MessageComponent: {
       if (raw.data.component_type !== ComponentType.Button) return null;
-      return { ...base, kind: 'button', customId: raw.data.custom_id, message: sourceMessage(raw.message) };
+      // A custom_id that is not text matches no button: it is answered as one that no longer works.
+      const customId: unknown = raw.data.custom_id;
+      return {
+        ...base,
+        kind: 'button',
+        customId: typeof customId === 'string' ? customId : '',
+        message: sourceMessage(raw.message),
+      };
     }
+    case InteractionType.ModalSubmit:
+      return {
+        ...base,
+        kind: 'modal-submit',
+        customId: raw.data.custom_id,
+        fields: modalFields(raw.data.components),
+        message: raw.message ? sourceMessage(raw.message) : null,
+      };
     default:
       return null;
   }
@@ -101,6 +119,37 @@ function sourceMessage(message: APIMessage): SourceMessage {
       return children.flatMap((component) => (component.custom_id ? [component.custom_id] : []));
     }),
   };
+}
+
+/** The parent channel of a thread the interaction came from (Discord sends the channel's type). */
+function threadParentOf(raw: APIInteraction): string | null {
+  const channel = raw.channel as { type?: number; parent_id?: string | null } | undefined;
+  const threadTypes: number[] = [
+    ChannelType.AnnouncementThread,
+    ChannelType.PublicThread,
+    ChannelType.PrivateThread,
+  ];
+  return channel?.type !== undefined && threadTypes.includes(channel.type)
+    ? (channel.parent_id ?? null)
+    : null;
+}
+
+/**
+ * A modal's text fields by custom_id: in a label (type 18, as modals are built now) or, as older
+ * clients send them, in action rows.
+ */
+function modalFields(components: readonly APIModalSubmissionComponent[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const visit = (component: unknown): void => {
+    if (typeof component !== 'object' || component === null) return;
+    const { type, custom_id, value, component: inner, components } = component as Record<string, unknown>;
+    if (type === ComponentType.TextInput && typeof custom_id === 'string' && typeof value === 'string')
+      fields[custom_id] = value;
+    visit(inner);
+    if (Array.isArray(components)) for (const child of components) visit(child);
+  };
+  for (const component of components) visit(component);
+  return fields;
 }
 
 /** Subcommands become the reserved `subcommand` / `subcommandGroup` keys; attachments are resolved. */

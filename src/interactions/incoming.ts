@@ -1,4 +1,8 @@
-import type { APIEmbed, APIInteractionResponseCallbackData } from 'discord.js';
+import type {
+  APIEmbed,
+  APIInteractionResponseCallbackData,
+  APIModalInteractionResponseCallbackData,
+} from 'discord.js';
 
 /** A file attached to a command option (`/corpus add file:`), as Discord describes it. */
 export interface AttachmentOption {
@@ -110,12 +114,26 @@ export interface MessageContextMenuIncoming extends IncomingBase {
   targetMessage: SourceMessage;
 }
 
+/** A modal the bot showed, submitted: its custom_id and what was typed in each text field. */
+export interface ModalSubmitIncoming extends IncomingBase {
+  kind: 'modal-submit';
+  customId: string;
+  /** Each text field's value, by the field's custom_id. */
+  fields: Record<string, string>;
+  /** The message whose button opened the modal (Discord sends it with the submission), if any. */
+  message: SourceMessage | null;
+}
+
 /** Every interaction the bot handles, whatever transport brought it (gateway, HTTP, console). */
 export type IncomingInteraction =
   | ChatInputIncoming
   | AutocompleteIncoming
   | ButtonIncoming
-  | MessageContextMenuIncoming;
+  | MessageContextMenuIncoming
+  | ModalSubmitIncoming;
+
+/** A modal to show (callback type 9): its custom_id, title and fields. */
+export type ModalPayload = APIModalInteractionResponseCallbackData;
 
 /**
  * A file sent with a reply (a chart): uploaded as the multipart part `files[n]`, the payload's
@@ -176,6 +194,11 @@ export interface Responder {
   deferUpdate(): Promise<void>;
   /** Answer an autocomplete request (callback type 8). */
   autocomplete(choices: AutocompleteChoice[]): Promise<void>;
+  /**
+   * Optional: answer a button press with a modal (callback type 9), which must be the first answer.
+   * A transport without it cannot show modals; the dispatcher then says so privately.
+   */
+  showModal?(modal: ModalPayload): Promise<void>;
   /**
    * Optional: send another message (webhook POST). With `deleteReply`, lets an error that happens
    * after a public deferral still be answered privately; after `deferUpdate`, carries a button's new

@@ -5,6 +5,7 @@ import type { ReloadOutcome, ReloadRequest } from '../lifecycle/reloader.ts';
 import type { Answer, AnswerOptions, Timeline } from '../search/answer.ts';
 import type { Outlet } from '../search/outlets.ts';
 import type { Period } from '../search/period.ts';
+import type { SourceMessage } from './incoming.ts';
 
 /**
  * The part of the core's search engine the commands use. Declared here, structurally, so the command
@@ -67,4 +68,23 @@ export interface PeerStatus {
   version: string;
   articles: number;
   passages: number;
+}
+
+/** A message of a channel or thread, as Discord's REST API lists it, as much as the bot reads of it. */
+export interface ChannelMessage extends SourceMessage {
+  authorId: string;
+}
+
+/**
+ * Threads through Discord's REST API (the gateway and the HTTP endpoint alike): opening one on an
+ * answer (thread mode) and reading a thread's messages, whose answers are a later `/ask`'s context.
+ * Start-up puts one in the command context when the bot has a token; the console has none.
+ */
+export interface ThreadsView {
+  /** Starts a thread on a message (`POST /channels/{id}/messages/{id}/threads`); resolves to its id. */
+  startThread(channelId: string, messageId: string, name: string): Promise<string>;
+  /** A channel's (or thread's) latest messages, newest first (`GET /channels/{id}/messages`). */
+  latestMessages(channelId: string, limit: number): Promise<ChannelMessage[]>;
+  /** One message, or null when it is gone (`GET /channels/{id}/messages/{id}`). */
+  message(channelId: string, messageId: string): Promise<ChannelMessage | null>;
 }

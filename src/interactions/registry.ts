@@ -1,9 +1,10 @@
-import type { AnyCommand, ButtonHandler } from './command.ts';
+import type { AnyCommand, ButtonHandler, ModalHandler } from './command.ts';
 
 /** The bot's commands, looked up by name and by button custom_id prefix. */
 export class CommandRegistry {
   readonly #byName = new Map<string, AnyCommand>();
   readonly #buttons: { prefix: string; handler: ButtonHandler }[] = [];
+  readonly #modals: { prefix: string; handler: ModalHandler }[] = [];
 
   /** Throws if two commands share a name or two button handlers share a prefix: a wiring mistake. */
   constructor(commands: readonly AnyCommand[]) {
@@ -17,9 +18,16 @@ export class CommandRegistry {
         }
         this.#buttons.push({ prefix, handler });
       }
+      for (const [prefix, handler] of Object.entries(command.modals ?? {})) {
+        if (this.#modals.some((entry) => entry.prefix === prefix)) {
+          throw new Error(`CommandRegistry: duplicate modal prefix "${prefix}"`);
+        }
+        this.#modals.push({ prefix, handler });
+      }
     }
     // Longest prefix first, so `ask:more` wins over a hypothetical `ask`.
     this.#buttons.sort((a, b) => b.prefix.length - a.prefix.length);
+    this.#modals.sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
   get all(): readonly AnyCommand[] {
@@ -32,16 +40,30 @@ export class CommandRegistry {
 
   /** The handler for a custom_id and the custom_id's arguments after its prefix. */
   button(customId: string): { prefix: string; handler: ButtonHandler; args: string[] } | undefined {
-    for (const { prefix, handler } of this.#buttons) {
-      if (customId === prefix) return { prefix, handler, args: [] };
-      if (customId.startsWith(`${prefix}:`))
-        return { prefix, handler, args: customId.slice(prefix.length + 1).split(':') };
-    }
-    return undefined;
+    return byPrefix(this.#buttons, customId);
+  }
+
+  /** The handler for a modal's custom_id and the custom_id's arguments after its prefix. */
+  modal(customId: string): { prefix: string; handler: ModalHandler; args: string[] } | undefined {
+    return byPrefix(this.#modals, customId);
   }
 
   /** The JSON bodies to register with Discord (`PUT /applications/{id}/commands`). */
   definitions() {
     return this.all.map((command) => command.data.toJSON());
   }
+}
+
+function byPrefix<Handler>(
+  entries: readonly { prefix: string; handler: Handler }[],
+  customId: string,
+): { prefix: string; handler: Handler; args: string[] } | undefined {
+  // A signed payload is Discord's shape only by its signature: a custom_id that is not text is no button of ours.
+  if (typeof customId !== 'string') return undefined;
+  for (const { prefix, handler } of entries) {
+    if (customId === prefix) return { prefix, handler, args: [] };
+    if (customId.startsWith(`${prefix}:`))
+      return { prefix, handler, args: customId.slice(prefix.length + 1).split(':') };
+  }
+  return undefined;
 }

@@ -1,9 +1,9 @@
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
-import { fold } from './analyze.ts';
 import type { Answer, AnswerOptions, Timeline } from './answer.ts';
 import { type Citations, CorpusLookup, type Located } from './corpus-lookup.ts';
 import { type Outlet, outletsOf, publisherKey } from './outlets.ts';
 import type { Period } from './period.ts';
+import { foldTyped, MAX_SUGGESTION_TEXT, SuggestionIndex } from './suggestion-index.ts';
 
 /** The most results one answer can hold. */
 export const MAX_LIMIT = 10;
@@ -19,7 +19,10 @@ export abstract class SearchEngine {
   readonly passageCount: number;
   protected readonly byCitation: Citations;
   protected readonly byArticleId: ReadonlyMap<string, Article>;
+  /** Autocomplete's lookup of headlines, ids and publishers, built with the engine. */
+  readonly #suggestions: SuggestionIndex;
   #outlets: Outlet[] | undefined;
+  #outletKeys: (readonly [Outlet, string])[] | undefined;
 
   protected constructor(corpus: Corpus, lookup: CorpusLookup = CorpusLookup.of(corpus)) {
     this.corpus = corpus;
@@ -27,6 +30,7 @@ export abstract class SearchEngine {
     this.byCitation = lookup.byCitation;
     this.byArticleId = lookup.byArticleId;
     this.passageCount = lookup.passageCount;
+    this.#suggestions = SuggestionIndex.build(corpus.articles);
   }
 
   /**
@@ -116,9 +120,10 @@ export abstract class SearchEngine {
 
   /** Outlets for autocomplete: those whose name starts with the text first, then those containing it. */
   suggestOutlets(text: string, limit = 25): Outlet[] {
-    const needle = publisherKey(text);
-    const scored = this.outlets().flatMap((outlet) => {
-      const key = publisherKey(outlet.name);
+    const needle = publisherKey(foldTyped(text));
+    // Each outlet's key once per corpus, not once per keystroke.
+    this.#outletKeys ??= this.outlets().map((outlet) => [outlet, publisherKey(outlet.name)] as const);
+    const scored = this.#outletKeys.flatMap(([outlet, key]) => {
       const rank = key.startsWith(needle) ? 0 : key.includes(needle) ? 1 : -1;
       return rank < 0 ? [] : [{ outlet, rank }];
     });
@@ -128,26 +133,12 @@ export abstract class SearchEngine {
       .map((entry) => entry.outlet);
   }
 
-  /** Articles for autocomplete: id, headline or publisher containing the text; headline starts first. */
+  /**
+   * Articles for autocomplete: id or headline starting with the text first, then the text starting a
+   * word of the headline, the publisher or the id. An index lookup, whatever the corpus size.
+   */
   suggestArticles(text: string, limit = 25): Article[] {
-    const needle = fold(text.trim());
-    const scored: { article: Article; rank: number }[] = [];
-    for (const article of this.corpus.articles) {
-      const rank =
-        needle === '' || startsWith(article, text.trim())
-          ? 0
-          : fold(article.title).includes(needle) ||
-              article.id.toLowerCase().includes(needle) ||
-              fold(article.publisher ?? '').includes(needle)
-            ? 1
-            : -1;
-      if (rank >= 0) scored.push({ article, rank });
-      if (needle === '' && scored.length >= limit) break;
-    }
-    return scored
-      .sort((a, b) => a.rank - b.rank || a.article.title.localeCompare(b.article.title))
-      .slice(0, limit)
-      .map((entry) => entry.article);
+    return this.#suggestions.suggest(text, limit);
   }
 
   /**
@@ -155,7 +146,7 @@ export abstract class SearchEngine {
    * the index with `answerAsync`, so a slow search leaves this thread free as a question's does.
    */
   async suggestCitations(text: string, limit = 25): Promise<{ citation: string; preview: string }[]> {
-    const typed = text.trim();
+    const typed = text.trim().slice(0, MAX_SUGGESTION_TEXT);
     if (typed === '' || typed.includes('#')) {
       const [idPart = '', paragraphPart = ''] = typed.split('#');
       const out: { citation: string; preview: string }[] = [];
@@ -171,7 +162,7 @@ export abstract class SearchEngine {
     // Prefix matches of ids and titles come first (`/cite tete`), a passage of each article per round,
     // then passages that answer the words typed.
     const out: { citation: string; preview: string }[] = [];
-    const starting = this.corpus.articles.filter((article) => startsWith(article, typed));
+    const starting = this.#suggestions.starting(typed, limit);
     for (let round = 0; out.length < limit; round++) {
       const next = starting.flatMap((article) => article.passages[round] ?? []);
       if (next.length === 0) break;
@@ -180,16 +171,10 @@ export abstract class SearchEngine {
     }
     if (out.length >= limit) return out;
     const listed = new Set(out.map((entry) => entry.citation));
-    for (const result of (await this.answerAsync(typed, { limit: MAX_LIMIT })).results) {
+    for (const result of (await this.answerAsync(foldTyped(typed), { limit: MAX_LIMIT })).results) {
       if (out.length >= limit) break;
       if (!listed.has(result.citation)) out.push({ citation: result.citation, preview: result.passage });
     }
     return out;
   }
-}
-
-/** Whether an article's id or headline starts with what was typed (case and accents aside). */
-function startsWith(article: Article, typed: string): boolean {
-  const needle = fold(typed);
-  return article.id.toLowerCase().startsWith(typed.toLowerCase()) || fold(article.title).startsWith(needle);
 }

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { FetchRefusedError } from './fetch-refused.ts';
 
@@ -19,15 +19,33 @@ export interface AddressPolicy {
  * private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16 with the cloud metadata
  * service at 169.254.169.254, fe80::/10), carrier-grade NAT (100.64/10, where some clouds put their
  * metadata service), multicast, reserved, documentation ranges, and IPv6 forms that embed an IPv4
- * address (mapped, 6to4, Teredo, NAT64), which are judged by nothing less than that address.
+ * address (mapped, 6to4, Teredo, NAT64), which are judged by nothing less than that address; the
+ * deprecated IPv4-compatible form (`::a.b.c.d`) is refused whatever it embeds.
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const canonical = isIP(address) === 6 ? canonicalIPv6(address) : address;
+  if (canonical === undefined || !ipaddr.isValid(canonical)) return false;
+  let parsed = ipaddr.parse(canonical);
+  if (parsed.kind() === 'ipv6') {
+    const ipv6 = parsed as ipaddr.IPv6;
+    // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291): no public server is reached that way, and
+    // ipaddr.js calls `::7f00:1` (how URL writes `[::127.0.0.1]`) plain unicast. Refused outright.
+    if (ipv6.parts.slice(0, 6).every((part) => part === 0)) return false;
+    if (ipv6.isIPv4MappedAddress()) parsed = ipv6.toIPv4Address();
   }
   return parsed.range() === 'unicast';
+}
+
+/**
+ * The address in hexadecimal groups, as URL writes it. ipaddr.js 2.5 reads a dotted tail after `::`
+ * (`::127.0.0.1`) as IPv4-mapped (`::ffff:7f00:1`), which hid the IPv4-compatible form from the check.
+ */
+function canonicalIPv6(address: string): string | undefined {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the policy lets a fetch of `url` skip the address check. */

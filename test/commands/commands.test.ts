@@ -46,6 +46,23 @@ describe('the commands, on the bundled corpus', () => {
     expect(new Set(commands.map((command) => command.data.name)).size).toBe(commands.length);
   });
 
+  it('every option with autocomplete declares a maximum length (what it costs to suggest is bounded)', () => {
+    type Option = { name: string; autocomplete?: boolean; max_length?: number; options?: Option[] };
+    const unbounded: string[] = [];
+    const visit = (command: string, options: Option[] = []): void => {
+      for (const option of options) {
+        if (option.autocomplete && !(option.max_length && option.max_length <= 2000))
+          unbounded.push(`/${command} ${option.name}`);
+        visit(command, option.options);
+      }
+    };
+    for (const command of commands) {
+      const json = command.data.toJSON() as { name: string; options?: Option[] };
+      visit(json.name, json.options);
+    }
+    expect(unbounded).toEqual([]);
+  });
+
   it('/ask validates its options: a blank question or a limit over 5 is refused', () => {
     expect(ask.options.safeParse({ question: '   ' }).success).toBe(false);
     expect(ask.options.safeParse({ question: 'who?', limit: 6 }).success).toBe(false);

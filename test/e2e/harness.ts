@@ -7,6 +7,7 @@ import type { Library } from '../../src/library.ts';
 import { memoryLogger } from '../../src/logging/logger.ts';
 import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
 import { restPoster } from '../../src/transports/rest-poster.ts';
+import { restThreads } from '../../src/transports/rest-threads.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import type { Sender } from '../support/stand-in-discord/interactions.ts';
 import { StandInDiscord } from '../support/stand-in-discord/server.ts';
@@ -58,6 +59,7 @@ export async function startHarness(
     config,
     logger,
     poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
+    threads: restThreads({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
   });
   // `logger` holds what the bot logs while it serves, not its start-up lines.
   logger.events.splice(0);

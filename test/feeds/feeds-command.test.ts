@@ -9,7 +9,12 @@ import { FeedState } from '../../src/feeds/feed-state.ts';
 import { feedStatePath } from '../../src/feeds/start-feeds.ts';
 import { createDispatchContext } from '../../src/interactions/context.ts';
 import { type DispatchContext, dispatchInteraction } from '../../src/interactions/dispatch.ts';
-import type { IncomingInteraction, ReplyPayload, Responder } from '../../src/interactions/incoming.ts';
+import type {
+  AutocompleteChoice,
+  IncomingInteraction,
+  ReplyPayload,
+  Responder,
+} from '../../src/interactions/incoming.ts';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
 import { Library } from '../../src/library.ts';
 import { AuditLog } from '../../src/lifecycle/audit-log.ts';
@@ -115,6 +120,34 @@ describe('/feeds', () => {
     expect(field?.value).toMatch(
       /Last read: <t:\d+:R> · next: <t:\d+:R>\nArticles added: 2 · added by ann\nNo errors$/,
     );
+  });
+
+  it('suggests followed feed URLs to moderators typing /feeds remove url:, and nothing to other members', async () => {
+    const typing = async (who: typeof moderator): Promise<AutocompleteChoice[]> => {
+      let offered: AutocompleteChoice[] | undefined;
+      const responder: Responder = {
+        reply: async () => undefined,
+        defer: async () => undefined,
+        editReply: async () => undefined,
+        update: async () => undefined,
+        deferUpdate: async () => undefined,
+        autocomplete: async (choices) => {
+          offered = choices;
+        },
+      };
+      const incoming = {
+        kind: 'autocomplete',
+        commandName: 'feeds',
+        options: { subcommand: 'remove', url: 'feeds' },
+        focused: { name: 'url', value: 'feeds' },
+        id: `${Math.random()}`,
+        ...who,
+      } as IncomingInteraction;
+      await dispatchInteraction(incoming, responder, ctx);
+      return offered ?? [];
+    };
+    expect((await typing(moderator)).map((choice) => choice.value)).toEqual([site.url('/feeds/france.rss')]);
+    expect(await typing(member)).toEqual([]);
   });
 
   it('refuses a link that is not a feed, and removing a feed that is not followed, in plain words', async () => {

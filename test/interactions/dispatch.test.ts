@@ -103,6 +103,7 @@ const commands: AnyCommand[] = [
     options: Empty,
     access: 'moderators',
     execute: () => ({ content: 'modded' }),
+    autocomplete: () => [{ name: 'Private feed', value: 'https://feeds.example/news?key=secret' }],
   } satisfies Command<typeof Empty>,
   {
     data: builder('count').addIntegerOption((o) =>
@@ -386,6 +387,76 @@ describe('dispatchInteraction', () => {
     expect(logger.events.at(-1)?.message).toBe('autocomplete failed');
   });
 
+  it('answers autocomplete longer than the option allows with no choices, without running it', async () => {
+    const { ctx, responder } = setup();
+    const typing = (value: string): IncomingInteraction => ({
+      ...base,
+      kind: 'autocomplete',
+      commandName: 'count',
+      options: {},
+      focused: { name: 'n', value },
+    });
+    // `n` declares no max_length: 100 characters are looked at, no more. (`crash` would throw if run.)
+    await dispatchInteraction(typing(`crash${'\uFDFA'.repeat(96)}`), responder, ctx);
+    await dispatchInteraction(typing('a'.repeat(100)), responder, ctx);
+    expect(responder.calls[0]).toEqual(['autocomplete', []]);
+    expect((responder.calls[1]![1] as AutocompleteChoice[]).length).toBe(25);
+  });
+
+  it('limits each member to 20 autocomplete requests in 10 seconds; past it, no choices until the window moves', async () => {
+    let now = 0;
+    const logger = memoryLogger();
+    const ctx = createDispatchContext({
+      library: {} as LibraryView,
+      config: loadConfig({}),
+      logger,
+      commands,
+      now: () => now,
+    });
+    const responder = new Recorder();
+    const typing = (userId: string): IncomingInteraction => ({
+      ...base,
+      userId,
+      kind: 'autocomplete',
+      commandName: 'count',
+      options: {},
+      focused: { name: 'n', value: 'x' },
+    });
+    const offered = () => (responder.calls.at(-1)![1] as AutocompleteChoice[]).length;
+    for (let i = 0; i < 20; i++) {
+      await dispatchInteraction(typing('typist'), responder, ctx);
+      expect(offered()).toBe(25);
+    }
+    await dispatchInteraction(typing('typist'), responder, ctx);
+    expect(offered()).toBe(0);
+    await dispatchInteraction(typing('someone-else'), responder, ctx);
+    expect(offered()).toBe(25);
+    now += 10_000;
+    await dispatchInteraction(typing('typist'), responder, ctx);
+    expect(offered()).toBe(25);
+  });
+
+  it('offers a moderators’ command’s suggestions (feed URLs with their keys) to moderators only', async () => {
+    const { ctx, responder } = setup();
+    const typing = (extra: Partial<IncomingInteraction>): IncomingInteraction =>
+      ({
+        ...base,
+        kind: 'autocomplete',
+        commandName: 'mod',
+        options: {},
+        focused: { name: 'url', value: '' },
+        ...extra,
+      }) as IncomingInteraction;
+    expect(await dispatchInteraction(typing({}), responder, ctx)).toEqual({ name: 'mod', outcome: 'ok' });
+    await dispatchInteraction(typing({ guildId: null, memberPermissions: null }), responder, ctx);
+    await dispatchInteraction(typing({ memberPermissions: 32n }), responder, ctx);
+    expect(responder.calls).toEqual([
+      ['autocomplete', []],
+      ['autocomplete', []],
+      ['autocomplete', [{ name: 'Private feed', value: 'https://feeds.example/news?key=secret' }]],
+    ]);
+  });
+
   it('never rejects, even when the transport fails to send', async () => {
     const { ctx, responder, logger } = setup();
     responder.failReply = true;
@@ -436,6 +507,18 @@ describe('dispatchInteraction for a button that defers', () => {
     const { ctx, responder } = setup();
     await dispatchInteraction(press('work:quick-always'), responder, ctx);
     expect(steps(responder.calls)).toEqual(['deferUpdate:', 'editReply:quick']);
+  });
+
+  it('answers a press whose custom_id is not a string (no transport should pass one) plainly, never throwing', async () => {
+    const { ctx, responder, logger } = setup();
+    const odd = { ...press('x'), customId: 42 as unknown as string };
+    expect(await dispatchInteraction(odd, responder, ctx)).toEqual({
+      name: 'unknown',
+      outcome: 'user-error',
+      code: 'unknown-button',
+    });
+    expect(steps(responder.calls)).toEqual(['reply:This button no longer works; run the command again.']);
+    expect(logger.events.filter((event) => event.level === 'error')).toEqual([]);
   });
 
   it('by default ("auto"), updates a quick button at once without deferring', async () => {

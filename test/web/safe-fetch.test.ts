@@ -128,6 +128,11 @@ describe('safeFetch', () => {
       'http://[::1]/',
       'http://10.0.0.8/',
       'http://[::ffff:192.168.1.1]/',
+      'http://[::127.0.0.1]/',
+      'http://[::a9fe:a9fe]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[0:0:0:0:0:ffff:7f00:1]/',
+      'http://[::ffff:0:127.0.0.1]/',
     ]) {
       const error = await refusal(safeFetch(url, { ...policy, trustedOrigins: [] }));
       expect(error.code, url).toBe('private-address');
@@ -219,6 +224,14 @@ describe('isPublicAddress', () => {
       'fe80::1',
       'fd00:ec2::254',
       '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:a9fe:a9fe',
+      '::127.0.0.1',
+      '::7f00:1',
+      '::a9fe:a9fe',
+      '::169.254.169.254',
+      '::8.8.8.8',
+      '::ffff:0:7f00:1',
       '2002:7f00:1::',
       'not-an-address',
     ]) {

@@ -130,8 +130,10 @@ function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
   return `First reported by ${one(reported.earliest)} · latest: ${one(reported.latest)}`;
 }
 
-/** ` published from 2003 to 2004`, ` published since 2015-08`, or nothing without a period. */
-/** The outlets and period an answer was limited to, in words: " from Wire among articles published from 2003". */
+/**
+ * The outlets and period an answer was limited to, in words: ` from Wire`, ` among articles published
+ * from 2003 to 2004`, both, or nothing.
+ */
 function periodScope({
   since,
   until,

@@ -1,7 +1,14 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { ComponentType } from 'discord.js';
 import { type DispatchContext, dispatchInteraction } from '../../interactions/dispatch.ts';
-import type { AutocompleteChoice, ReplyPayload, Responder } from '../../interactions/incoming.ts';
+import type {
+  AutocompleteChoice,
+  ModalPayload,
+  ReplyPayload,
+  Responder,
+  SourceMessage,
+} from '../../interactions/incoming.ts';
 import { type ConsoleIdentity, parseLine, readLocalFiles } from './parse-line.ts';
 import { buttonsOf, COLOUR, markdown, type Palette, PLAIN, renderText } from './render-text.ts';
 import { SavedFiles } from './saved-files.ts';
@@ -22,7 +29,17 @@ class ConsoleResponder implements Responder {
     private readonly palette: Palette,
     private readonly remember: (payload: ReplyPayload) => void,
     private readonly files: SavedFiles,
+    private readonly openModal: (modal: ModalPayload) => void,
   ) {}
+
+  /** A modal becomes a prompt: the next line typed is its one text field (`/cancel` drops it). */
+  async showModal(modal: ModalPayload): Promise<void> {
+    this.openModal(modal);
+    const field = fieldOf(modal);
+    this.print(
+      `${this.palette.bold(modal.title)}${field?.description ? ` (${field.description})` : ''}: ${field?.label ?? 'type your answer'} on the next line, or /cancel.`,
+    );
+  }
 
   async reply(payload: ReplyPayload): Promise<void> {
     this.show(payload);
@@ -97,6 +114,41 @@ export async function runConsole(options: {
   };
   let last: Shown | undefined;
   let shown = 0;
+  /** A modal waiting for its text (the next line), with the message whose button opened it. */
+  let pendingModal: { modal: ModalPayload; message: SourceMessage } | undefined;
+  let pressed: SourceMessage | undefined;
+  const messageOf = (reply: Shown): SourceMessage => ({
+    id: reply.id,
+    content: reply.payload.content ?? '',
+    embeds: reply.payload.embeds ?? [],
+    customIds: buttonsOf(reply.payload).map((button) => button.customId),
+  });
+  const submit = async (text: string) => {
+    const waiting = pendingModal;
+    pendingModal = undefined;
+    const field = waiting ? fieldOf(waiting.modal) : undefined;
+    if (!waiting || !field) return;
+    await dispatchInteraction(
+      {
+        id: `console-modal-${shown}`,
+        ...identity,
+        kind: 'modal-submit',
+        customId: waiting.modal.custom_id,
+        fields: { [field.customId]: text },
+        message: waiting.message,
+      },
+      responder,
+      ctx,
+    );
+  };
+  const press = async (customId: string, message: SourceMessage) => {
+    pressed = message;
+    await dispatchInteraction(
+      { id: `console-press-${shown}`, ...identity, kind: 'button', customId, message },
+      responder,
+      ctx,
+    );
+  };
   const responder = new ConsoleResponder(
     print,
     palette,
@@ -105,6 +157,9 @@ export async function runConsole(options: {
       last = { id: `console-reply-${shown}`, payload };
     },
     options.files ?? new SavedFiles(),
+    (modal) => {
+      if (pressed) pendingModal = { modal, message: pressed };
+    },
   );
 
   const lines = createInterface({
@@ -122,6 +177,28 @@ export async function runConsole(options: {
     lines.prompt();
   }
   for await (const line of lines) {
+    if (pendingModal) {
+      if (line.trim().toLowerCase() === '/cancel') {
+        pendingModal = undefined;
+        print(palette.dim('Cancelled.'));
+      } else await submit(line);
+      if (interactive) lines.prompt();
+      continue;
+    }
+    const followUp = /^\/followup(?:\s+([\s\S]*))?$/i.exec(line.trim());
+    if (followUp) {
+      // "Follow up" pressed on the last reply, and its form filled in with the rest of the line.
+      const button = last
+        ? buttonsOf(last.payload).find((b) => b.customId.startsWith('ask:followup:'))
+        : undefined;
+      if (!last || !button) print(palette.dim('The last reply has no Follow up button.'));
+      else {
+        await press(button.customId, messageOf(last));
+        if (followUp[1]?.trim()) await submit(followUp[1]);
+      }
+      if (interactive) lines.prompt();
+      continue;
+    }
     const action = parseLine(line, ctx.commands, identity);
     if (action.kind === 'quit') break;
     if (action.kind === 'help') print(help(ctx, palette));
@@ -139,18 +216,7 @@ export async function runConsole(options: {
       if (!last || buttonsOf(last.payload).length === 0) print(palette.dim('The last reply has no buttons.'));
       else if (!button) print(palette.dim('There is no such button on the last reply.'));
       else if (button.disabled) print(palette.dim(`"${button.label}" is disabled.`));
-      else {
-        const message = {
-          id: last.id,
-          content: last.payload.content ?? '',
-          embeds: last.payload.embeds ?? [],
-        };
-        await dispatchInteraction(
-          { id: `console-press-${shown}`, ...identity, kind: 'button', customId: button.customId, message },
-          responder,
-          ctx,
-        );
-      }
+      else await press(button.customId, messageOf(last));
     }
     if (interactive) lines.prompt();
   }
@@ -169,10 +235,25 @@ function help(ctx: DispatchContext, palette: Palette): string {
     `  ${palette.bold('/find <text>')}  check a claim, as "Find coverage" does on a message`,
     `  ${palette.bold('/complete <command> <option> <text>')}  what autocomplete suggests`,
     `  ${palette.bold('/press <n>')}  press button n of the last reply`,
+    `  ${palette.bold('/followup <question>')}  a follow-up about the last answer's story, as its Follow up button asks`,
     `  ${palette.bold('/quit')}`,
     markdown(
       'Options go as `name:value`, e.g. `/ask who threatened the mayor? limit:2`. A line without `/` is asked.',
       palette,
     ),
   ].join('\n');
+}
+
+/** A modal's one text field: its custom_id, label and description (in a label, as the bot builds them). */
+function fieldOf(modal: ModalPayload): { customId: string; label: string; description?: string } | undefined {
+  for (const component of modal.components) {
+    if (component.type === ComponentType.Label && component.component.type === ComponentType.TextInput) {
+      return {
+        customId: component.component.custom_id,
+        label: component.label,
+        ...(component.description ? { description: component.description } : {}),
+      };
+    }
+  }
+  return undefined;
 }

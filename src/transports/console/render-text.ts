@@ -140,7 +140,8 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number, number][] = [
 /** As Discord shows `<t:…:R>`: "5 minutes ago", "in 30 minutes", "in 3 days". */
 function relative(date: Date): string {
   const ms = date.getTime() - Date.now();
-  if (Math.abs(ms) < 60_000) return ms <= 0 ? 'just now' : 'in a few seconds';
+  // A timestamp holds whole seconds, so a moment just past, rounded, can be up to half a second ahead.
+  if (Math.abs(ms) < 60_000) return ms < 1000 ? 'just now' : 'in a few seconds';
   for (const [unit, size, upTo] of UNITS) {
     const count = Math.round(ms / size);
     if (Math.abs(count) < upTo) return RELATIVE.format(count, unit);

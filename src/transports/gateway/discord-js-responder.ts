@@ -6,9 +6,11 @@ import {
   type ChatInputCommandInteraction,
   type MessageContextMenuCommandInteraction,
   MessageFlags,
+  type ModalSubmitInteraction,
 } from 'discord.js';
 import type {
   AutocompleteChoice,
+  ModalPayload,
   PostedMessage,
   ReplyPayload,
   Responder,
@@ -18,6 +20,7 @@ type Answerable =
   | ChatInputCommandInteraction
   | MessageContextMenuCommandInteraction
   | ButtonInteraction
+  | ModalSubmitInteraction
   | AutocompleteInteraction;
 
 /** Answers through discord.js's own interaction methods, so its REST client does the sending. */
@@ -73,6 +76,11 @@ export class DiscordJsResponder implements Responder {
       throw new Error('DiscordJsResponder: deferUpdate() is only for buttons');
     // discord.js then points `editReply` at the button's message and `followUp` at a new one.
     await this.interaction.deferUpdate();
+  }
+
+  async showModal(modal: ModalPayload): Promise<void> {
+    if (!this.interaction.isButton()) throw new Error('DiscordJsResponder: showModal() is only for buttons');
+    await this.interaction.showModal(modal);
   }
 
   async autocomplete(choices: AutocompleteChoice[]): Promise<void> {

@@ -1,6 +1,7 @@
 import {
   ApplicationCommandOptionType,
   type CommandInteractionOption,
+  ComponentType,
   GuildMember,
   type Interaction,
   type Message,
@@ -17,7 +18,7 @@ import {
 
 /**
  * Turns a discord.js interaction into the transport-neutral model the dispatcher takes. Returns null
- * for interaction kinds the bot does not handle (select menus, modals, user context menus).
+ * for interaction kinds the bot does not handle (select menus, user context menus).
  */
 export function fromDiscordJs(interaction: Interaction): IncomingInteraction | null {
   const base = {
@@ -55,6 +56,19 @@ export function fromDiscordJs(interaction: Interaction): IncomingInteraction | n
       kind: 'button',
       customId: interaction.customId,
       message: sourceMessage(interaction.message),
+    };
+  }
+  if (interaction.isModalSubmit()) {
+    const fields: Record<string, string> = {};
+    for (const [id, field] of interaction.fields.fields) {
+      if (field.type === ComponentType.TextInput) fields[id] = field.value;
+    }
+    return {
+      ...base,
+      kind: 'modal-submit',
+      customId: interaction.customId,
+      fields,
+      message: interaction.message ? sourceMessage(interaction.message) : null,
     };
   }
   if (interaction.isMessageContextMenuCommand()) {

@@ -8,6 +8,7 @@ import {
   GatewayIntentBits,
   type Interaction,
   type MessageContextMenuCommandInteraction,
+  type ModalSubmitInteraction,
 } from 'discord.js';
 import { type DispatchContext, dispatchInteraction } from '../../interactions/dispatch.ts';
 import { tokenRefused } from '../token-refused.ts';
@@ -61,6 +62,7 @@ export async function startGatewayBot(options: {
         | ChatInputCommandInteraction
         | MessageContextMenuCommandInteraction
         | ButtonInteraction
+        | ModalSubmitInteraction
         | AutocompleteInteraction,
     );
     const started = performance.now();

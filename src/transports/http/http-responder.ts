@@ -1,6 +1,7 @@
 import { type APIInteractionResponse, InteractionResponseType, MessageFlags } from 'discord.js';
 import type {
   AutocompleteChoice,
+  ModalPayload,
   PostedMessage,
   ReplyFile,
   ReplyPayload,
@@ -12,7 +13,7 @@ import { type WebhookClient, WebhookError } from './webhook-client.ts';
 const ORIGINAL_LOOKUPS = 4;
 
 /** How the interaction was first answered, which decides where later calls go. */
-export type FirstResponse = 'replied' | 'deferred' | 'updated' | 'autocompleted';
+export type FirstResponse = 'replied' | 'deferred' | 'updated' | 'autocompleted' | 'modal';
 
 export interface HttpResponderOptions {
   /** `application_id` and `token` of the interaction, for the webhook routes. */
@@ -140,6 +141,13 @@ export class HttpResponder implements Responder {
     }
     this.#updateDeferred = true;
     return this.#respond('deferred', { type: InteractionResponseType.DeferredMessageUpdate });
+  }
+
+  /** A modal (callback type 9) as the HTTP response; only as the first answer, as Discord allows. */
+  async showModal(modal: ModalPayload): Promise<void> {
+    if (this.#first !== undefined)
+      throw new Error('HttpResponder: showModal() after the interaction was already answered');
+    return this.#respond('modal', { type: InteractionResponseType.Modal, data: modal });
   }
 
   async autocomplete(choices: AutocompleteChoice[]): Promise<void> {

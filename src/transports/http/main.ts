@@ -1,8 +1,10 @@
+import { createServer, type Server } from 'node:http';
 import { bootstrap, runMain } from '../../bootstrap.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { stopOnSignals } from '../../stop-deadline.ts';
 import { restPoster } from '../rest-poster.ts';
+import { restThreads } from '../rest-threads.ts';
 import { ReplayGuard } from './replay-guard.ts';
 import { createInteractionServer } from './server.ts';
 
@@ -23,9 +25,14 @@ runMain('could not start the HTTP endpoint', async () => {
     config,
     logger,
     ...(config.DISCORD_TOKEN
-      ? { poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }) }
+      ? {
+          poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }),
+          threads: restThreads({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }),
+        }
       : {}),
   });
+  // METRICS_PORT keeps /metrics off the public port: its own server, on METRICS_HOST (loopback).
+  const metricsServer = config.METRICS_PORT === undefined ? undefined : createServer();
   const server = createInteractionServer({
     publicKey: config.DISCORD_PUBLIC_KEY,
     library: app.library,
@@ -35,6 +42,7 @@ runMain('could not start the HTTP endpoint', async () => {
     // With REDIS_URL, a request replayed to another replica is refused too.
     ...(app.replicas ? { replayGuard: app.replicas.replayGuard(new ReplayGuard()) } : {}),
     health: app.health,
+    ...(metricsServer ? { metricsServer } : {}),
   });
   // SIGHUP and WATCH_CORPUS reloads and index persistence, as under `npm start`. Each replica reloads
   // its own copy; with REDIS_URL, a reload on one is announced and every replica reloads.
@@ -45,8 +53,12 @@ runMain('could not start the HTTP endpoint', async () => {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.HTTP_PORT;
+  const metricsUrl = metricsServer
+    ? await listenForMetrics(metricsServer, config.METRICS_HOST, config.METRICS_PORT ?? 0)
+    : `http://0.0.0.0:${port}/metrics`;
   logger.info('HTTP interactions endpoint listening', {
     url: `http://0.0.0.0:${port}/interactions`,
+    metrics: metricsUrl,
     corpus: app.library.engine.version,
     articles: app.library.engine.articles().length,
   });
@@ -63,7 +75,20 @@ runMain('could not start the HTTP endpoint', async () => {
           .finally(() => process.exit(0)),
     );
     server.closeIdleConnections();
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
   });
   // Serves until a signal stops it; no exit code here.
   return undefined;
 });
+
+/** Starts the metrics server; resolves to its `/metrics` URL. */
+async function listenForMetrics(server: Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const address = server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${bound}/metrics`;
+}

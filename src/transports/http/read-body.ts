@@ -37,6 +37,11 @@ export function readBody(request: IncomingMessage, limitBytes: number, budget?: 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    // Evicted when a newer request needs the room: its connection is closed, as an idle one would be.
+    const reservation = budget?.reserve(() => {
+      fail(new BudgetExhaustedError());
+      request.socket.destroy();
+    });
     const fail = (error: Error): void => {
       cleanup();
       request.pause();
@@ -45,7 +50,7 @@ export function readBody(request: IncomingMessage, limitBytes: number, budget?: 
     const onData = (chunk: Buffer): void => {
       if (received + chunk.length > limitBytes) {
         fail(new BodyTooLargeError(limitBytes));
-      } else if (budget && !budget.take(chunk.length)) {
+      } else if (reservation && !reservation.take(chunk.length)) {
         fail(new BudgetExhaustedError());
       } else {
         received += chunk.length;
@@ -60,7 +65,7 @@ export function readBody(request: IncomingMessage, limitBytes: number, budget?: 
     const onClose = (): void => fail(new RequestAbortedError());
     const cleanup = (): void => {
       // The caller holds the body from here on (or nobody does): it no longer counts as unverified.
-      budget?.give(received);
+      reservation?.release();
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('error', fail);

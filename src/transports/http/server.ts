@@ -21,6 +21,7 @@ import { ephemeral, finalizeReply } from '../../interactions/render/payload.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { type AdmissionOptions, admitRequest, type Refusal } from './admit-request.ts';
 import { ByteBudget } from './byte-budget.ts';
+import { ConnectionGuard } from './connection-guard.ts';
 import { type FirstResponse, HttpResponder } from './http-responder.ts';
 import { LogThrottle } from './log-throttle.ts';
 import { EndpointMetrics, type Outcome } from './metrics.ts';
@@ -64,16 +65,44 @@ export interface InteractionServerOptions {
    */
   acknowledgeAfterMs?: number;
   /**
-   * Connections open at once; requests arriving on connections past it get 503 and are not read.
+   * Connections open at once. A connection past it closes the oldest one not answering a verified
+   * request (idle, or still sending a request); only when every one is answering, its requests get 503.
    * @default 512
    */
   maxConnections?: number;
   /**
-   * Bytes that requests not yet verified may buffer together; a request that would go past it gets
-   * 503. Signed requests are small: this is room for a hundred of the largest at once.
+   * Connections open at once from one remote address; one more from it is closed at once, unread.
+   * Behind a reverse proxy every connection comes from the proxy's address: give it `maxConnections`
+   * there.
+   * @default 32
+   */
+  maxConnectionsPerAddress?: number;
+  /**
+   * How long a connection may take to deliver a whole request (headers and body), in milliseconds.
+   * Discord sends each request whole and waits 3 seconds for the answer: a request still arriving
+   * after 2 is only holding a connection.
+   * @default 2_000
+   */
+  unfinishedRequestMs?: number;
+  /**
+   * Requests one connection may carry before the endpoint closes it (keep-alive), so one connection
+   * cannot pipeline requests without end.
+   * @default 100
+   */
+  maxRequestsPerConnection?: number;
+  /**
+   * Bytes that requests not yet verified may buffer together; a request that needs room past it
+   * closes the oldest requests holding some. Signed requests are small: this is room for a hundred of
+   * the largest at once.
    * @default 16 MiB
    */
   maxUnverifiedBytes?: number;
+  /**
+   * A server to serve `GET /metrics` on instead of this one (METRICS_PORT), which then answers 404
+   * for it: the counters stay off the public port. Unstarted; the caller listens.
+   * @default `/metrics` on this server
+   */
+  metricsServer?: Server;
   /** Stands in for global `fetch` in webhook calls. */
   fetch?: typeof fetch;
   /**
@@ -98,24 +127,27 @@ const NOT_HANDLED = 'Newsdesk does not handle this kind of interaction.';
  * Returns the server unstarted: call `listen()`.
  */
 export function createInteractionServer(options: InteractionServerOptions): Server {
-  const endpoint = new InteractionEndpoint(options);
-  const maxConnections = options.maxConnections ?? 512;
-  let connections = 0;
+  const guard = new ConnectionGuard({
+    maxConnections: options.maxConnections ?? 512,
+    maxPerAddress: options.maxConnectionsPerAddress ?? 32,
+  });
+  const endpoint = new InteractionEndpoint(options, guard);
   // Node checks headersTimeout and requestTimeout only this often (30 s by default), which let a client
   // trickling its headers hold a socket for 40 s against a 10 s limit.
-  const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
-    if (connections > maxConnections) endpoint.refuseOverloaded(response, connections);
+  const server = createServer({ connectionsCheckingInterval: 500 }, (request, response) => {
+    if (guard.refused(request.socket)) endpoint.refuseOverloaded(response, guard.open);
     else endpoint.route(request, response);
   });
-  // Discord delivers whole requests at once; a client trickling one in is holding a socket for nothing.
-  server.requestTimeout = 10_000;
-  server.headersTimeout = 10_000;
-  server.on('connection', (socket: Socket) => {
-    connections += 1;
-    socket.once('close', () => {
-      connections -= 1;
-    });
-  });
+  // Discord delivers whole requests at once; a client trickling one in, or sending nothing, is holding
+  // a socket for nothing (10 s here let 600 idle sockets, reopened as they closed, shut Discord out).
+  const unfinishedMs = options.unfinishedRequestMs ?? 2_000;
+  server.requestTimeout = unfinishedMs;
+  server.headersTimeout = unfinishedMs;
+  server.maxRequestsPerSocket = options.maxRequestsPerConnection ?? 100;
+  server.on('connection', (socket: Socket) => guard.admit(socket));
+  options.metricsServer?.on('request', (request: IncomingMessage, response: ServerResponse) =>
+    endpoint.routeMetrics(request, response),
+  );
   return server;
 }
 
@@ -139,11 +171,16 @@ class InteractionEndpoint {
       serve: (request, response) => this.#serveInteraction(request, response),
     },
     '/healthz': { methods: ['GET', 'HEAD'], serve: (_request, response) => this.#serveHealth(response) },
+  };
+  readonly #metricsRoutes: Record<string, Route> = {
     '/metrics': { methods: ['GET', 'HEAD'], serve: (_request, response) => this.#serveMetrics(response) },
   };
 
-  constructor(options: InteractionServerOptions) {
+  readonly #guard: ConnectionGuard;
+
+  constructor(options: InteractionServerOptions, guard: ConnectionGuard) {
     this.#options = options;
+    this.#guard = guard;
     const publicKey =
       typeof options.publicKey === 'string' ? publicKeyFromHex(options.publicKey) : options.publicKey;
     this.#admission = {
@@ -159,9 +196,10 @@ class InteractionEndpoint {
     this.#refusals = new LogThrottle(this.#logger);
     this.#context = { ...options.context, library: options.library };
     this.#acknowledgeAfterMs = options.acknowledgeAfterMs ?? 2_500;
+    if (!options.metricsServer) Object.assign(this.#routes, this.#metricsRoutes);
   }
 
-  /** A request on a connection past `maxConnections`: 503, not read. */
+  /** A request on a connection let in past the limits with none to close for it: 503, not read. */
   refuseOverloaded(response: ServerResponse, connections: number): void {
     sendJson(response, 503, { error: 'too many connections; try again' }, CLOSING_JSON_HEADERS);
     this.#metrics.record('none', 'overloaded', 0);
@@ -173,9 +211,9 @@ class InteractionEndpoint {
   }
 
   /** Finds the request's route (404, or 405 naming the allowed methods) and serves it; a failure is a 500. */
-  route(request: IncomingMessage, response: ServerResponse): void {
+  route(request: IncomingMessage, response: ServerResponse, routes = this.#routes): void {
     const path = (request.url ?? '/').split('?', 1)[0] ?? '/';
-    const route = Object.hasOwn(this.#routes, path) ? this.#routes[path] : undefined;
+    const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
     if (!route) {
       sendJson(response, 404, { error: 'not found' }, CLOSING_JSON_HEADERS);
       return;
@@ -196,6 +234,11 @@ class InteractionEndpoint {
         if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });
         else response.destroy();
       });
+  }
+
+  /** A request on the metrics server (METRICS_PORT): `/metrics`, and 404 for anything else. */
+  routeMetrics(request: IncomingMessage, response: ServerResponse): void {
+    this.route(request, response, this.#metricsRoutes);
   }
 
   /** Reads, dispatches and counts one interaction; every interaction read is answered once. */
@@ -249,6 +292,10 @@ class InteractionEndpoint {
       finish('none', admitted.outcome);
       return undefined;
     }
+    // Discord's own request: its connection is not one to close for room until it has been answered.
+    const socket = request.socket;
+    this.#guard.setBusy(socket, true);
+    response.once('close', () => this.#guard.setBusy(socket, false));
     const raw = parseInteraction(admitted.body);
     if (raw === undefined) {
       sendJson(response, 400, { error: 'body is not an interaction' });
@@ -275,9 +322,10 @@ class InteractionEndpoint {
 
   /** Answers a request admission refused, and logs it without letting a flood flood the log. */
   #refuse(response: ServerResponse, refused: Refusal): void {
-    // An unread body may still be arriving; closing is cheaper than reading it to keep the connection.
-    const headers = refused.bodyUnread ? CLOSING_JSON_HEADERS : JSON_HEADERS;
-    sendJson(response, refused.status, { error: refused.message }, headers);
+    // Every refusal closes the connection: an unread body may still be arriving, and a connection kept
+    // open after a forged request let one client pipeline forged requests at 5 MB/s (genuine PINGs
+    // then took 1.2 s; over fifty connections, 33 s).
+    sendJson(response, refused.status, { error: refused.message }, CLOSING_JSON_HEADERS);
     if (refused.outcome === 'aborted' || refused.outcome === 'overloaded') {
       // Worth an operator's attention, but anyone can cause them: one line per kind per 10 s.
       this.#refusals.warn(refused.outcome, 'request refused', {

@@ -6,6 +6,7 @@ import type {
   APIMessage,
   APIMessageApplicationCommandInteraction,
   APIMessageComponentButtonInteraction,
+  APIModalSubmitInteraction,
   APIUser,
   GuildMemberFlags,
 } from 'discord.js';
@@ -27,7 +28,13 @@ function nextId(): string {
   return (700000000000000000n + BigInt(counter)).toString();
 }
 
-function common(sender: Sender) {
+/** Where an interaction is sent from: the stand-in's text channel, or a thread in it. */
+export interface Place {
+  /** A thread's id; its parent is the stand-in's channel. */
+  threadId?: string;
+}
+
+function common(sender: Sender, place: Place = {}) {
   const id = nextId();
   const user: APIUser = member(sender.userId);
   const guildMember: APIInteractionGuildMember = {
@@ -50,13 +57,22 @@ function common(sender: Sender) {
     token: `token-${id}`,
     version: 1 as const,
     guild_id: ids.guild,
-    channel_id: sender.channelId ?? ids.channel,
-    channel: {
-      id: sender.channelId ?? ids.channel,
-      type: 0 as const,
-      guild_id: ids.guild,
-      name: sender.channelId ? `channel-${sender.channelId.slice(-4)}` : 'news',
-    },
+    channel_id: place.threadId ?? sender.channelId ?? ids.channel,
+    // A thread is a channel of type 11 (public thread) whose parent_id is the channel it is in.
+    channel: place.threadId
+      ? {
+          id: place.threadId,
+          type: 11 as const,
+          guild_id: ids.guild,
+          name: 'thread',
+          parent_id: sender.channelId ?? ids.channel,
+        }
+      : {
+          id: sender.channelId ?? ids.channel,
+          type: 0 as const,
+          guild_id: ids.guild,
+          name: sender.channelId ? `channel-${sender.channelId.slice(-4)}` : 'news',
+        },
     member: guildMember,
     app_permissions: '2248473465835073',
     locale: 'en-US' as const,
@@ -94,9 +110,10 @@ export function chatInput(
   name: string,
   options: Record<string, string | number | boolean>,
   sender: Sender,
+  place: Place = {},
 ): APIChatInputApplicationCommandInteraction {
   return {
-    ...common(sender),
+    ...common(sender, place),
     type: 2,
     data: { id: `cmd-${name}`, name, type: 1, options: basicOptions(options) },
   } as APIChatInputApplicationCommandInteraction;
@@ -214,6 +231,32 @@ export function button(
     message,
     data: { custom_id: customId, component_type: 2 },
   } as APIMessageComponentButtonInteraction;
+}
+
+/**
+ * A modal submitted, as Discord delivers it (interaction type 5): its custom_id, each text field's
+ * value in a label (component type 18) holding the text input (type 4), and the message whose button
+ * opened the modal.
+ */
+export function modalSubmit(
+  message: APIMessage,
+  customId: string,
+  fields: Record<string, string>,
+  sender: Sender,
+): APIModalSubmitInteraction {
+  return {
+    ...common(sender),
+    type: 5,
+    message,
+    data: {
+      custom_id: customId,
+      components: Object.entries(fields).map(([id, value]) => ({
+        type: 18,
+        id: 1,
+        component: { type: 4, id: 2, custom_id: id, value },
+      })),
+    },
+  } as unknown as APIModalSubmitInteraction;
 }
 
 /** A message context-menu command run on `target`. */

@@ -1,7 +1,13 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIAttachment, APIInteraction, APIMessage, GatewayIdentifyData } from 'discord.js';
+import type {
+  APIAttachment,
+  APIInteraction,
+  APIMessage,
+  APIThreadChannel,
+  GatewayIdentifyData,
+} from 'discord.js';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { botUser, guild, ids, userMessage } from './fixtures.ts';
 
@@ -110,7 +116,8 @@ export class Exchange {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const first = this.callbacks[0];
-      if (first && (first.type === 4 || first.type === 7 || first.type === 8)) {
+      // 9: a modal shown (its data is the modal); 4, 7, 8: a reply, an update, autocomplete choices.
+      if (first && (first.type === 4 || first.type === 7 || first.type === 8 || first.type === 9)) {
         const data = first.data ?? {};
         return { type: first.type, data, deferred: false, files: this.uploads.get(data) ?? [] };
       }
@@ -156,6 +163,8 @@ export class StandInDiscord {
   readonly registered = new Map<string, unknown[]>();
   /** The bytes of every attachment the bot uploaded, by attachment id (served at its `url`). */
   readonly attachmentBytes = new Map<string, Buffer>();
+  /** Threads the bot started from a message, by thread id (the message's id, as on Discord). */
+  readonly threads = new Map<string, APIThreadChannel>();
 
   readonly #http: Server;
   readonly #wss: WebSocketServer;
@@ -273,6 +282,14 @@ export class StandInDiscord {
       if (payload.op === 1) socket.send(JSON.stringify({ op: 11 }));
       if (payload.op === 2) this.#identify(socket, payload.d as GatewayIdentifyData);
     });
+  }
+
+  /** A gateway event to the connected client (none connected: nothing to tell). */
+  #dispatch(t: string, d: unknown): void {
+    const socket = this.#socket;
+    if (!socket) return;
+    this.#sequence += 1;
+    socket.send(JSON.stringify({ op: 0, t, s: this.#sequence, d }));
   }
 
   #identify(socket: WebSocket, identify: GatewayIdentifyData): void {
@@ -396,7 +413,12 @@ export class StandInDiscord {
         if (!exchange) return send(404, { message: 'Unknown Webhook', code: 10015 });
         if (method === 'PATCH') {
           const edit = body as Record<string, unknown>;
-          exchange.message = this.#store(exchange.message?.id, edit, ids.channel, files);
+          exchange.message = this.#store(
+            exchange.message?.id,
+            edit,
+            exchange.interaction.channel?.id ?? ids.channel,
+            files,
+          );
           exchange.uploads.set(edit, files);
           exchange.edits.push(edit);
           exchange.notify();
@@ -423,7 +445,12 @@ export class StandInDiscord {
         const exchange = this.#exchanges.get(match[2]!);
         if (!exchange) return send(404, { message: 'Unknown Webhook', code: 10015 });
         const followup = body as Record<string, unknown>;
-        const message = this.#store(undefined, followup, ids.channel, files);
+        const message = this.#store(
+          undefined,
+          followup,
+          exchange.interaction.channel?.id ?? ids.channel,
+          files,
+        );
         exchange.uploads.set(followup, files);
         exchange.followups.push(followup);
         exchange.notify();
@@ -452,6 +479,80 @@ export class StandInDiscord {
         }));
         this.registered.set(match[0], commands);
         send(200, commands);
+      },
+    ],
+    [
+      'POST',
+      /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/,
+      ({ match, body, send }) => {
+        const [, channelId, messageId] = match as unknown as [string, string, string];
+        const message = this.messages.get(messageId);
+        if (!message || message.channel_id !== channelId)
+          return send(404, { message: 'Unknown Message', code: 10008 });
+        if (this.threads.has(messageId))
+          return send(400, { message: 'A thread has already been created for this message', code: 160004 });
+        const { name, auto_archive_duration } = (body ?? {}) as {
+          name?: unknown;
+          auto_archive_duration?: unknown;
+        };
+        if (typeof name !== 'string' || name.length < 1 || name.length > 100)
+          return send(400, {
+            message: 'Invalid Form Body',
+            code: 50035,
+            errors: {
+              name: {
+                _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' }],
+              },
+            },
+          });
+        // As on Discord: the thread's id is the message's, and the client hears THREAD_CREATE.
+        const thread = {
+          id: messageId,
+          type: 11,
+          guild_id: ids.guild,
+          parent_id: channelId,
+          owner_id: ids.bot,
+          name,
+          last_message_id: null,
+          message_count: 0,
+          member_count: 1,
+          rate_limit_per_user: 0,
+          flags: 0,
+          total_message_sent: 0,
+          thread_metadata: {
+            archived: false,
+            auto_archive_duration: typeof auto_archive_duration === 'number' ? auto_archive_duration : 4320,
+            archive_timestamp: new Date().toISOString(),
+            locked: false,
+          },
+        } as unknown as APIThreadChannel;
+        this.threads.set(thread.id, thread);
+        this.messages.set(messageId, { ...message, thread } as APIMessage);
+        this.#dispatch('THREAD_CREATE', { ...thread, newly_created: true });
+        send(201, thread);
+      },
+    ],
+    [
+      'GET',
+      /^\/channels\/(\d+)\/messages\/(\d+)$/,
+      ({ match, send }) => {
+        const message = this.messages.get(match[2]!);
+        if (!message || message.channel_id !== match[1])
+          return send(404, { message: 'Unknown Message', code: 10008 });
+        send(200, message);
+      },
+    ],
+    [
+      'GET',
+      /^\/channels\/(\d+)\/messages$/,
+      ({ match, url, send }) => {
+        // Newest first, at most `limit` (1-100, default 50), as Discord lists a channel's messages.
+        const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 50) || 50));
+        const inChannel = [...this.messages.values()]
+          .filter((message) => message.channel_id === match[1])
+          .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
+          .slice(0, limit);
+        send(200, inChannel);
       },
     ],
     [
@@ -487,8 +588,10 @@ export class StandInDiscord {
     const exchange = this.#exchanges.get(token);
     if (!exchange) return undefined;
     let changed: APIMessage | undefined;
+    // A reply goes to the channel (or thread) the interaction came from.
+    const channelId = exchange.interaction.channel?.id ?? ids.channel;
     if (callback.type === 4)
-      changed = exchange.message = this.#store(undefined, callback.data ?? {}, ids.channel, files);
+      changed = exchange.message = this.#store(undefined, callback.data ?? {}, channelId, files);
     const pressed = 'message' in exchange.interaction ? exchange.interaction.message : undefined;
     if (callback.type === 7 && pressed)
       changed = this.#store(pressed.id, callback.data ?? {}, ids.channel, files);

@@ -106,8 +106,8 @@ describe('the local console', () => {
   });
 
   it('answers a question, then presses "More results" and "Show context" on the reply', async () => {
-    // Buttons: 1 More results, 2 Timeline, 3 Show context 4, ...
-    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 9', '/press 3']);
+    // Buttons: 1 More results, 2 Timeline, 3 Follow up, 4 Show context 4, ...
+    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 9', '/press 4']);
     expect(out).toContain('Results 1–3');
     expect(out).toContain('Results 4–6');
     expect(out).toMatch(/\(only you can see this\)\nContext of teteghem|Context of calais/);
@@ -234,6 +234,27 @@ describe('the local console', () => {
     }
   });
 
+  it('follows up the last answer: /followup <question>, or its Follow up button then the next line', async () => {
+    const typed = await session(ctx, [
+      'who pulled a gun on the teteghem mayor? limit:1',
+      '/followup what did they threaten to do to the reporter with him?',
+    ]);
+    expect(typed).toContain('Follow up (About: French mayor says he was threatened');
+    expect(typed).toContain('Assuming you mean: French mayor says he was threatened');
+    expect(typed).toContain('threatened to rape the reporter');
+    expect(typed).toContain('Ask without that story');
+    // Pressed as a button: the form is the next line; /cancel drops it and asks nothing.
+    const pressed = await session(ctx, [
+      'who pulled a gun on the teteghem mayor? limit:1',
+      '/press 3',
+      '/cancel',
+      '/press 3',
+      'what did they threaten to do to the reporter with him?',
+    ]);
+    expect(pressed).toContain('Cancelled.');
+    expect(pressed.match(/Assuming you mean/g)).toHaveLength(1);
+  });
+
   it('puts no rate limit on its operator, however RATE_LIMIT_QUESTIONS is set', async () => {
     const unlimited = createDispatchContext({
       commands,
@@ -255,7 +276,7 @@ describe('the local console', () => {
     expect(markdown(`Last read: ${at(0)} · next: ${at(30)}`, PLAIN)).toBe(
       'Last read: just now · next: in 30 minutes',
     );
-    expect([at(-5), at(-150), at(3 * 24 * 60), at(-800 * 24 * 60)].map((t) => markdown(t, PLAIN))).toEqual([
+    expect([at(-5), at(-160), at(3 * 24 * 60), at(-800 * 24 * 60)].map((t) => markdown(t, PLAIN))).toEqual([
       '5 minutes ago',
       '3 hours ago',
       'in 3 days',

@@ -3,7 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { member } from '../../e2e/harness.ts';
-import { chatInput } from '../../support/stand-in-discord/interactions.ts';
+import { botUser, userMessage } from '../../support/stand-in-discord/fixtures.ts';
+import { button, chatInput } from '../../support/stand-in-discord/interactions.ts';
 import { startEndpoint, type TestEndpoint } from './support/endpoint.ts';
 import { send } from './support/http-client.ts';
 import { nowSeconds } from './support/signer.ts';
@@ -15,9 +16,9 @@ interface RawClient {
   closed: Promise<void>;
 }
 
-async function rawClient(base: string): Promise<RawClient> {
+async function rawClient(base: string, localAddress = '127.0.0.1'): Promise<RawClient> {
   const { port } = new URL(base);
-  const socket = connect(Number(port), '127.0.0.1');
+  const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress });
   let text = '';
   socket.on('data', (chunk: Buffer) => {
     text += chunk.toString('latin1');
@@ -58,8 +59,8 @@ afterEach(async () => {
   endpoint = undefined;
 });
 
-async function open(base: string): Promise<RawClient> {
-  const client = await rawClient(base);
+async function open(base: string, localAddress?: string): Promise<RawClient> {
+  const client = await rawClient(base, localAddress);
   clients.push(client);
   return client;
 }
@@ -82,53 +83,106 @@ describe('the endpoint under unauthenticated pressure (loopback only, bounded)',
     }
   });
 
-  it('answers 503 once requests not yet verified hold the byte budget, and recovers when they go', async () => {
+  it('closes the oldest requests holding the unverified byte budget to make room, so a genuine PING gets in', async () => {
     endpoint = await startEndpoint({
       commands: [],
       server: { maxBodyBytes: 64 * 1024, maxUnverifiedBytes: 200 * 1024 },
     });
     const senders: RawClient[] = [];
     for (let i = 0; i < 8; i++) {
-      const client = await open(endpoint.base);
+      // From addresses of their own, so the cap per address plays no part.
+      const client = await open(endpoint.base, `127.0.0.${10 + i}`);
       // 60 kB of a 64,000-byte body each, then silence: 8 of them want 480 kB, the budget is 200 kB.
       client.socket.write(`${forgedHead(64_000)}${' '.repeat(60_000)}`);
       senders.push(client);
+      await sleep(50);
     }
-    // 3 fit in the budget; the others are refused as their bodies arrive.
+    // Each newcomer past the budget closes the oldest holder: the first ones go, the last ones stay.
     await vi.waitFor(
-      () => expect(senders.filter((client) => statusOf(client) === 503).length).toBeGreaterThanOrEqual(4),
-      { timeout: 25_000, interval: 50 },
+      () => expect(senders.slice(0, 4).every((client) => client.socket.destroyed)).toBe(true),
+      {
+        timeout: 25_000,
+        interval: 50,
+      },
     );
-    for (const client of senders) client.socket.destroy();
-    await Promise.all(senders.map((client) => client.closed));
+    expect(senders.slice(-2).some((client) => client.socket.destroyed)).toBe(false);
     const body = ping();
-    await vi.waitFor(
-      async () =>
-        expect(
-          (await send(endpoint!.url, { headers: endpoint!.discord.headersFor(body), body })).status,
-        ).toBe(200),
-      { timeout: 10_000, interval: 100 },
-    );
+    const reply = await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body });
+    expect(reply.status).toBe(200);
   });
 
-  it('answers 503 on connections past the cap without reading them, and serves again once they close', async () => {
+  it('closes the oldest idle connection past the cap instead of refusing the newest, which is answered', async () => {
     endpoint = await startEndpoint({ commands: [], server: { maxConnections: 4 } });
     const idle: RawClient[] = [];
-    for (let i = 0; i < 6; i++) idle.push(await open(endpoint.base));
+    for (let i = 0; i < 6; i++) {
+      idle.push(await open(endpoint.base, `127.0.0.${20 + i}`));
+      await sleep(20);
+    }
+    await Promise.all(idle.slice(0, 2).map((client) => client.closed));
     const body = ping();
-    const refused = await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body });
-    expect(refused.status).toBe(503);
-    expect(refused.headers.connection).toBe('close');
-    for (const client of idle) client.socket.destroy();
-    await Promise.all(idle.map((client) => client.closed));
-    const again = ping();
-    await vi.waitFor(
-      async () =>
-        expect(
-          (await send(endpoint!.url, { headers: endpoint!.discord.headersFor(again), body: again })).status,
-        ).toBe(200),
-      { timeout: 10_000, interval: 100 },
-    );
+    const reply = await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body });
+    expect(reply.status).toBe(200);
+    // Room for the PING's connection was made by closing the oldest idle one left.
+    await idle[2]!.closed;
+    expect(idle.slice(3).some((client) => client.socket.destroyed)).toBe(false);
+  });
+
+  it('keeps one remote address to its cap of connections, closing those past it unread, and leaves other addresses alone', async () => {
+    endpoint = await startEndpoint({ commands: [], server: { maxConnectionsPerAddress: 3 } });
+    const others = [await open(endpoint.base, '127.0.0.31'), await open(endpoint.base, '127.0.0.32')];
+    const crowd: RawClient[] = [];
+    for (let i = 0; i < 5; i++) {
+      crowd.push(await open(endpoint.base, '127.0.0.30'));
+      await sleep(20);
+    }
+    await Promise.all(crowd.slice(3).map((client) => client.closed));
+    await sleep(200);
+    expect(crowd.slice(0, 3).some((client) => client.socket.destroyed)).toBe(false);
+    expect(others.some((client) => client.socket.destroyed)).toBe(false);
+    const body = ping();
+    expect((await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body })).status).toBe(200);
+  });
+
+  it('closes a connection that sends nothing after unfinishedRequestMs (2 s), well before the old 10 s', async () => {
+    endpoint = await startEndpoint({ commands: [] });
+    const client = await open(endpoint.base);
+    const started = performance.now();
+    const outcome = await Promise.race([client.closed.then(() => 'closed'), sleep(9_000).then(() => 'open')]);
+    expect(outcome).toBe('closed');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it('answers a forged request and closes its connection, reading none of the requests pipelined after it', async () => {
+    endpoint = await startEndpoint({ commands: [] });
+    const client = await open(endpoint.base);
+    client.socket.write(`${forgedHead(2)}{}`.repeat(50));
+    await client.closed;
+    const answers = client.received().match(/^HTTP\/1\.1 \d{3}/gm) ?? [];
+    expect(answers).toEqual(['HTTP/1.1 401']);
+    expect(client.received()).toMatch(/connection: close/i);
+  });
+
+  it('closes a keep-alive connection after maxRequestsPerConnection requests', async () => {
+    endpoint = await startEndpoint({ commands: [], server: { maxRequestsPerConnection: 3 } });
+    const client = await open(endpoint.base);
+    for (let i = 0; i < 5; i++) {
+      const body = ping();
+      const headers = {
+        ...endpoint.discord.headersFor(body),
+        'content-length': String(Buffer.byteLength(body)),
+      };
+      const head = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n');
+      if (!client.socket.destroyed)
+        client.socket.write(`POST /interactions HTTP/1.1\r\nHost: 127.0.0.1\r\n${head}\r\n\r\n${body}`);
+      await sleep(100);
+    }
+    const statuses = client.received().match(/HTTP\/1\.1 \d{3}/g) ?? [];
+    expect(statuses.slice(0, 3)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 200']);
+    // The third answer says the connection ends; nothing after it is served.
+    expect(client.received().split('HTTP/1.1 200')[3]).toMatch(/connection: close/i);
+    expect(statuses.slice(3)).not.toContain('HTTP/1.1 200');
   });
 
   it('logs requests aborted mid-body at warn at most, without stacks, one line for many', async () => {
@@ -203,6 +257,25 @@ describe('options shaped unlike anything Discord sends, correctly signed', () =>
       '{"name":"limt","type":4,"value":2},{"name":"constructor","type":3,"value":"y"}',
     );
     expect(typo.body.data?.content).toContain('`limt`, `constructor`');
+    expect(endpoint.logger.events.filter((event) => event.level === 'error')).toEqual([]);
+  });
+
+  it('answers a button whose custom_id is not a string plainly, as a button that no longer works', async () => {
+    endpoint = await startEndpoint();
+    const message = userMessage('600000000000000001', 'an answer', botUser);
+    for (const customId of [12345, null, { prefix: 'ask' }, ['ask', 'more']]) {
+      const raw = {
+        ...button(message, 'ask:more:1:1', member),
+        data: { custom_id: customId, component_type: 2 },
+      };
+      const body = JSON.stringify(raw);
+      const reply = await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body });
+      expect(reply.status, reply.text).toBe(200);
+      const parsed = JSON.parse(reply.text) as { type: number; data?: { content?: string; flags?: number } };
+      expect(parsed.type).toBe(4);
+      expect(parsed.data?.flags).toBe(64);
+      expect(parsed.data?.content).toBe('This button no longer works; run the command again.');
+    }
     expect(endpoint.logger.events.filter((event) => event.level === 'error')).toEqual([]);
   });
 });

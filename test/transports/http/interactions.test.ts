@@ -6,6 +6,7 @@ import {
   button,
   chatInput,
   messageCommand,
+  modalSubmit,
 } from '../../support/stand-in-discord/interactions.ts';
 import { startEndpoint, type TestEndpoint } from './support/endpoint.ts';
 import { send } from './support/http-client.ts';
@@ -63,6 +64,7 @@ describe('GIVEN the endpoint serving the bundled corpus with the bot’s command
   const postedMessage = (body: CallbackBody): APIMessage => ({
     ...userMessage('600000000000000001', body.data?.content ?? '', botUser),
     embeds: body.data?.embeds ?? [],
+    components: (body.data?.components ?? []) as APIMessage['components'],
   });
 
   let askReply: CallbackBody;
@@ -79,6 +81,28 @@ describe('GIVEN the endpoint serving the bundled corpus with the bot’s command
     expect(text).toContain('smugglers barred him from entering the camp');
     expect(customIds(askReply)).toContain('ask:ctx:teteghem-mayor-threatened-with-gun#2');
     expect(webhooks.calls).toEqual([]);
+  });
+
+  it('WHEN a member presses Follow up and submits the modal THEN the follow-up is answered from that story', async () => {
+    const followUp = customIds(askReply).find((id) => id.startsWith('ask:followup:'));
+    expect(followUp).toBe('ask:followup:teteghem-mayor-threatened-with-gun#2');
+    const modal = (await interact(button(postedMessage(askReply), followUp!, reader))) as {
+      type: number;
+      data: { custom_id: string };
+    };
+    expect(modal.type).toBe(9);
+    expect(modal.data.custom_id).toBe('followup:teteghem-mayor-threatened-with-gun#2');
+    const answer = await interact(
+      modalSubmit(
+        postedMessage(askReply),
+        modal.data.custom_id,
+        { question: 'what did they threaten to do to the reporter?' },
+        reader,
+      ),
+    );
+    expect(answer.type).toBe(4);
+    expect(answer.data?.content).toMatch(/^Assuming you mean: \*French mayor says he was threatened/);
+    expect(everyText(answer).replace(/\*\*/g, '')).toContain('threatened to rape the reporter');
   });
 
   it('WHEN a member types in /ask’s source option THEN autocomplete answers with matching articles', async () => {

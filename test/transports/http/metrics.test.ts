@@ -1,9 +1,10 @@
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { makeCorpus } from '../../../src/corpus/load-corpus.ts';
 import { Engine } from '../../../src/search/engine.ts';
 import { EndpointMetrics } from '../../../src/transports/http/metrics.ts';
 import { startEndpoint } from './support/endpoint.ts';
-import { send } from './support/http-client.ts';
+import { close, listen, send } from './support/http-client.ts';
 
 const corpus = {
   version: 'abc',
@@ -64,6 +65,34 @@ describe('GIVEN the endpoint WHEN the library swaps in a new corpus', () => {
       expect(health.corpus).toMatchObject({ version: smaller.version, articles: 2 });
     } finally {
       await endpoint.close();
+    }
+  });
+});
+
+describe('GIVEN the endpoint with a metrics server of its own (METRICS_PORT)', () => {
+  it('THEN /metrics is served there, counting the public port’s requests, and the public port answers 404 for it', async () => {
+    const metricsServer = createServer();
+    const metricsBase = await listen(metricsServer);
+    const endpoint = await startEndpoint({ commands: [], server: { metricsServer } });
+    try {
+      const body = JSON.stringify({ id: '123456', type: 1, application_id: '1234567890' });
+      expect((await send(endpoint.url, { headers: endpoint.discord.headersFor(body), body })).status).toBe(
+        200,
+      );
+      const hidden = await send(`${endpoint.base}/metrics`, { method: 'GET' });
+      expect(hidden.status).toBe(404);
+      expect(hidden.text).not.toContain('newsdesk_');
+      const scraped = await send(`${metricsBase}/metrics`, { method: 'GET' });
+      expect(scraped.status).toBe(200);
+      expect(scraped.text).toContain('newsdesk_http_requests_total{command="ping",outcome="answered"} 1\n');
+      expect(
+        (await send(`${metricsBase}/interactions`, { headers: endpoint.discord.headersFor(body), body }))
+          .status,
+      ).toBe(404);
+      expect((await send(`${endpoint.base}/healthz`, { method: 'GET' })).status).toBe(200);
+    } finally {
+      await endpoint.close();
+      await close(metricsServer);
     }
   });
 });

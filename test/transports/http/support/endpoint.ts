@@ -39,7 +39,14 @@ export async function startEndpoint(
     server?: Partial<
       Pick<
         InteractionServerOptions,
-        'maxBodyBytes' | 'acknowledgeAfterMs' | 'maxConnections' | 'maxUnverifiedBytes'
+        | 'maxBodyBytes'
+        | 'acknowledgeAfterMs'
+        | 'maxConnections'
+        | 'maxConnectionsPerAddress'
+        | 'unfinishedRequestMs'
+        | 'maxRequestsPerConnection'
+        | 'maxUnverifiedBytes'
+        | 'metricsServer'
       >
     >;
   } = {},

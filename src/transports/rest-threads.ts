@@ -1,0 +1,50 @@
+import { type APIMessage, type APIThreadChannel, REST, Routes, ThreadAutoArchiveDuration } from 'discord.js';
+import type { ChannelMessage, ThreadsView } from '../interactions/library-view.ts';
+
+/**
+ * Threads through Discord's REST API, authorised by the bot token: the same on the gateway and on the
+ * HTTP endpoint. Reading messages needs no Message Content intent for what the bot reads: its own
+ * answers (their embeds and buttons), which are always visible to it.
+ */
+export function restThreads(options: { apiBase: string; token: string }): ThreadsView {
+  const rest = new REST({ api: options.apiBase }).setToken(options.token);
+  return {
+    async startThread(channelId, messageId, name) {
+      const thread = (await rest.post(Routes.threads(channelId, messageId), {
+        body: { name, auto_archive_duration: ThreadAutoArchiveDuration.OneDay },
+      })) as APIThreadChannel;
+      return thread.id;
+    },
+    async latestMessages(channelId, limit) {
+      const messages = (await rest.get(Routes.channelMessages(channelId), {
+        query: new URLSearchParams({ limit: String(limit) }),
+      })) as APIMessage[];
+      return messages.map(channelMessage);
+    },
+    async message(channelId, messageId) {
+      try {
+        return channelMessage((await rest.get(Routes.channelMessage(channelId, messageId))) as APIMessage);
+      } catch (error) {
+        // Unknown Message (deleted, or never there): nothing to read, not a failure.
+        if ((error as { code?: unknown }).code === 10008) return null;
+        throw error;
+      }
+    },
+  };
+}
+
+function channelMessage(message: APIMessage): ChannelMessage {
+  return {
+    id: message.id,
+    authorId: message.author.id,
+    content: message.content ?? '',
+    embeds: message.embeds ?? [],
+    customIds: (message.components ?? []).flatMap((row) =>
+      'components' in row
+        ? (row.components as { custom_id?: string }[]).flatMap((component) =>
+            component.custom_id ? [component.custom_id] : [],
+          )
+        : [],
+    ),
+  };
+}
