@@ -1,5 +1,5 @@
 /**
- * Answer quality (`npm run eval`): every figure of issue 10's "How it is measured", for this engine
+ * Answer quality (`npm run eval`): every figure of docs/quality.md's "How to measure", for this engine
  * against MiniSearch with default options (and lunr with defaults where it builds quickly), on the same
  * passages, each for the tuning half and the test half of every question set.
  *
@@ -10,13 +10,13 @@
  *                                                 readers, near-misses, follow-ups (issue 32: this
  *                                                 engine only, over corpus/ and the 24k corpus)
  *   npm run eval -- --distractors                 the same as --sets distractors
- *   npm run eval -- --ranking '{"nameBoost":2}'   try other retrieval settings (ranking.ts)
+ *   npm run eval -- --retrieval '{"nameBoost":2}' try other retrieval settings (retrieval.ts)
  *   npm run eval -- --model model.json            try another fitted model (npm run fit-ranking -- --out)
  *   npm run eval -- --json                        one JSON document on stdout
  *   npm run eval -- --outcomes FILE               also every question's outcome, per run and engine, in FILE
  *                                                 (to list what a change moved: compare two such files)
  *
- * Two tables: the figures of ranking (hit@k, empty, quote), and how sure the replies are (issue 34):
+ * Two tables: the figures of ranking (hit@k, empty, quote), and how sure the replies are:
  * the share of replies of each kind (answer, closest coverage, no coverage), asking "Which story?",
  * hit@3 among those presented as an answer, and whether a member gets there. A third for the follow-up
  * set: hit@k of each follow-up with its earlier story carried over each way, and without it.
@@ -25,8 +25,8 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { RANKING, type RankingWeights } from '../src/search/ranking.ts';
 import { parseRankingModel, type RankingModel } from '../src/search/ranking-model.ts';
+import { parseRetrievalSettings, RETRIEVAL, type RetrievalSettings } from '../src/search/retrieval.ts';
 import { type CorpusName, evalCorpus } from './eval/corpora.ts';
 import { outcomeDifferences, outcomeLabel } from './eval/date-layer-diff.ts';
 import { evalEngines } from './eval/engines.ts';
@@ -48,7 +48,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     sets: { type: 'string' },
     distractors: { type: 'boolean', default: false },
-    ranking: { type: 'string' },
+    retrieval: { type: 'string' },
     model: { type: 'string' },
     json: { type: 'boolean', default: false },
     outcomes: { type: 'string' },
@@ -58,18 +58,18 @@ const { values: args } = parseArgs({
 const log = (line: string) => (args.json ? process.stderr : process.stdout).write(`${line}\n`);
 
 let runs: RunName[];
-let ranking: RankingWeights;
+let retrieval: RetrievalSettings;
 let model: RankingModel | undefined;
 try {
   runs = parseSets(args.distractors && args.sets === undefined ? 'distractors' : args.sets);
-  ranking = { ...RANKING, ...(args.ranking ? (JSON.parse(args.ranking) as Partial<RankingWeights>) : {}) };
+  retrieval = args.retrieval ? parseRetrievalSettings(JSON.parse(args.retrieval), '--retrieval') : RETRIEVAL;
   if (args.model) model = parseRankingModel(JSON.parse(readFileSync(args.model, 'utf8')), args.model);
 } catch (error) {
   process.stderr.write(`npm run eval: ${(error as Error).message}\n`);
   process.exit(2);
 }
 const only = args.only?.split(',').map((name) => name.trim());
-const engines = evalEngines(ranking, model).filter(
+const engines = evalEngines(retrieval, model).filter(
   (engine) => only === undefined || only.includes(engine.name),
 );
 if (engines.length === 0) {
@@ -149,7 +149,8 @@ log(
 );
 if (args.json) {
   const followUps = summarizeFollowUps(followUpOutcomes);
-  process.stdout.write(`${JSON.stringify({ ranking, corpora, builds, runs: reports, followUps })}\n`);
+  process.stdout.write(`${JSON.stringify({ retrieval, corpora, builds, runs: reports, followUps })}
+`);
 }
 if (args.outcomes) {
   await writeFile(args.outcomes, `${JSON.stringify(Object.fromEntries(outcomesOf), null, 1)}\n`);

@@ -2,7 +2,7 @@
  * `npm run explain-misses -- --set seed [--half tune]`: for each question of a set this engine misses at
  * rank 1 (or refuses), what it ranked first with its features and confidence, where the answering
  * passage stood among its candidates, and what MiniSearch's defaults ranked first on the same passages.
- * A diagnosis aid for issue 10 (read before changing a feature), not a figure of the eval.
+ * A diagnosis aid for ranking work (read it before changing a feature), not a figure of the eval.
  *
  *   npm run explain-misses -- --set seed                 tuning half, misses only (diagnose on it, not on test)
  *   npm run explain-misses -- --set seed --all           every question, hits too

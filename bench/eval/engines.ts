@@ -1,7 +1,7 @@
 import type { Corpus } from '../../src/corpus/article.ts';
 import { Engine } from '../../src/search/engine.ts';
-import type { RankingWeights } from '../../src/search/ranking.ts';
 import type { RankingModel } from '../../src/search/ranking-model.ts';
+import type { RetrievalSettings } from '../../src/search/retrieval.ts';
 import { lunrDefaults } from '../engines/lunr.ts';
 import { buildMiniSearchDefaultsTopK } from '../engines/minisearch-defaults-top-k.ts';
 import type { CorpusName } from './corpora.ts';
@@ -16,11 +16,11 @@ export interface EvalEngine {
 }
 
 /** This project's engine as the bot asks it (results carry the quote), then the peers with defaults. */
-export function evalEngines(ranking: RankingWeights, model?: RankingModel): EvalEngine[] {
+export function evalEngines(retrieval: RetrievalSettings, model?: RankingModel): EvalEngine[] {
   // With and without the date layer is one engine asked two ways: built once per corpus.
   const built = new WeakMap<Corpus, Engine>();
   const engineFor = (corpus: Corpus) => {
-    const engine = built.get(corpus) ?? Engine.build(corpus, { ranking, ...(model ? { model } : {}) });
+    const engine = built.get(corpus) ?? Engine.build(corpus, { retrieval, ...(model ? { model } : {}) });
     built.set(corpus, engine);
     return engine;
   };

@@ -1,5 +1,6 @@
 import { publishedDay } from '../corpus/published-date.ts';
 import type { Timeline } from '../search/answer.ts';
+import type { Period } from '../search/period.ts';
 import type { BarChart } from './bar-chart.ts';
 import { stackSeries } from './stack-series.ts';
 import { bucketLabel, bucketStart, bucketsBetween, formatDay, formatSpan, scaleFor } from './time-buckets.ts';
@@ -17,10 +18,7 @@ const UNKNOWN_OUTLET = 'publisher unknown';
  * counted in the note, not drawn. Undefined when no listed article is dated: nothing to draw.
  * `period` is the `since` / `until` the timeline was limited to, as written, for the title.
  */
-export function timelineChart(
-  timeline: Timeline,
-  period: { since?: string; until?: string } = {},
-): BarChart | undefined {
+export function timelineChart(timeline: Timeline, period: Period = {}): BarChart | undefined {
   const first = timeline.dated[0];
   const last = timeline.dated.at(-1);
   if (!first?.published || !last?.published) return undefined;
@@ -61,7 +59,7 @@ export function timelineChart(
 }
 
 /** `since 2003`, `until 2015-08`, `2003 – 2015-08`: the period as the member wrote it. */
-function periodWords({ since, until }: { since?: string; until?: string }): string | undefined {
+function periodWords({ since, until }: Period): string | undefined {
   if (since && until) return since === until ? since : `${since} – ${until}`;
   if (since) return `since ${since}`;
   if (until) return `until ${until}`;

@@ -40,52 +40,81 @@ function stem(word: string): string {
   return WORD_FAMILIES.get(stemmed) ?? stemmed;
 }
 
-// Folding and stemming are the costliest steps of analysis, and news repeats its words: each raw word's
-// terms are remembered. When full, the quarter remembered first is let go (first in, first out: cheaper
-// than keeping LRU order, and a common word let go comes straight back).
-const wordCache = new Map<string, readonly string[]>();
-
-/** Words remembered while a corpus is analysed for an index: its vocabulary (133,000 words, ~22 MB, at 121k passages). */
-const CORPUS_WORD_LIMIT = 300_000;
 /**
- * Words remembered otherwise, for questions and the passages ranked for them (~16 MB). Unbounded, a
- * serving index's cache would grow back to the corpus's vocabulary over the hours.
+ * Each raw word's terms, remembered: folding and stemming are the costliest steps of analysis, and news
+ * repeats its words. When full, the quarter remembered first is let go (first in, first out: cheaper
+ * than keeping LRU order, and a common word let go comes straight back). An index build has one of its
+ * own, as large as a corpus's vocabulary (`forCorpus`); the engine then keeps the common words of it
+ * for its questions (`commonWords`), and goes with them when it is replaced.
  */
-const QUESTION_WORD_LIMIT = 100_000;
-/** At most this many words of the corpus kept for questions once an index is built (~8 MB). */
-const KEPT_CORPUS_WORDS = QUESTION_WORD_LIMIT / 2;
-let wordLimit = QUESTION_WORD_LIMIT;
+export class WordCache {
+  readonly #terms = new Map<string, readonly string[]>();
+  readonly #limit: number;
 
-/** An index is about to analyse a whole corpus: remember up to its vocabulary's worth of words. */
-export function rememberCorpusWords(): void {
-  wordLimit = CORPUS_WORD_LIMIT;
-}
+  private constructor(limit: number) {
+    this.#limit = limit;
+  }
 
-/**
- * Once an index is built, keeps of the words remembered only common ones (`isCommon` of their terms),
- * so that questions and the passages ranked for them do not analyse news's common words afresh; the
- * rest (most of the vocabulary: words of a few passages) would stay in the index worker's heap for good.
- * At 121k passages the words of 20 passages or more are 45,500 of 133,000 (~7 MB), and halve the words
- * questions analyse afresh.
- */
-export function forgetWords(isCommon: (terms: readonly string[]) => boolean = () => false): void {
-  wordLimit = QUESTION_WORD_LIMIT;
-  for (const [word, terms] of wordCache) if (!isCommon(terms)) wordCache.delete(word);
-  letGoOf(wordCache.size - KEPT_CORPUS_WORDS);
-}
+  /** For analysing a whole corpus: its vocabulary (133,000 words, ~22 MB, at 121k passages). */
+  static forCorpus(): WordCache {
+    return new WordCache(CORPUS_WORD_LIMIT);
+  }
 
-/** How many words are remembered now. */
-export function rememberedWords(): number {
-  return wordCache.size;
-}
+  /**
+   * For questions and the passages ranked for them (~16 MB at most). Unbounded, a serving index's cache
+   * would grow back to the corpus's vocabulary over the hours.
+   */
+  static forQuestions(): WordCache {
+    return new WordCache(QUESTION_WORD_LIMIT);
+  }
 
-/** Lets go of the `count` words remembered first. */
-function letGoOf(count: number): void {
-  for (const word of wordCache.keys()) {
-    if (count-- <= 0) break;
-    wordCache.delete(word);
+  /** How many words are remembered. */
+  get size(): number {
+    return this.#terms.size;
+  }
+
+  /**
+   * A cache for questions holding the last remembered `KEPT_CORPUS_WORDS` of the words `isCommon` finds
+   * common (by their terms), so that questions and the passages ranked for them do not analyse news's
+   * common words afresh, while the rest of a built corpus's vocabulary (words of a few passages) is let
+   * go. At 121k passages the words of 20 passages or more are 45,500 of 133,000 (~7 MB), and halve the
+   * words questions analyse afresh.
+   */
+  commonWords(isCommon: (terms: readonly string[]) => boolean): WordCache {
+    const kept = WordCache.forQuestions();
+    const common = [...this.#terms].filter(([, terms]) => isCommon(terms));
+    for (const [word, terms] of common.slice(-KEPT_CORPUS_WORDS)) kept.#terms.set(word, terms);
+    return kept;
+  }
+
+  /** The terms one raw word contributes (see `analyzeWord`), remembered. */
+  termsOf(raw: string): readonly string[] {
+    let terms = this.#terms.get(raw);
+    if (terms === undefined) {
+      const word = detached(raw);
+      terms = analyzeWord(word);
+      if (this.#terms.size >= this.#limit) this.#letGoOf(this.#limit / 4);
+      this.#terms.set(word, terms);
+    }
+    return terms;
+  }
+
+  /** Lets go of the `count` words remembered first. */
+  #letGoOf(count: number): void {
+    for (const word of this.#terms.keys()) {
+      if (count-- <= 0) break;
+      this.#terms.delete(word);
+    }
   }
 }
+
+const CORPUS_WORD_LIMIT = 300_000;
+const QUESTION_WORD_LIMIT = 100_000;
+/** At most this many words of a corpus kept for questions once its index is built (~8 MB). */
+const KEPT_CORPUS_WORDS = QUESTION_WORD_LIMIT / 2;
+
+/** What texts analysed without an engine's cache (quotes, coverage gaps, fact checks) remember. */
+const SHARED_WORDS = WordCache.forQuestions();
 
 /**
  * `word` as a string of its own. V8 cuts words of 13 characters or more out of their text as slices
@@ -97,16 +126,9 @@ function detached(word: string): string {
   return word.length >= 13 ? (JSON.parse(JSON.stringify(word)) as string) : word;
 }
 
-/** The terms one raw word contributes (see `analyzeWord`), remembered. */
-export function termsOfWord(raw: string): readonly string[] {
-  let terms = wordCache.get(raw);
-  if (terms === undefined) {
-    const word = detached(raw);
-    terms = analyzeWord(word);
-    if (wordCache.size >= wordLimit) letGoOf(wordLimit / 4);
-    wordCache.set(word, terms);
-  }
-  return terms;
+/** The terms one raw word contributes (see `analyzeWord`). */
+export function termsOfWord(raw: string, words: WordCache = SHARED_WORDS): readonly string[] {
+  return words.termsOf(raw);
 }
 
 /**
@@ -142,20 +164,23 @@ function analyzeWord(raw: string): string[] {
 const PERCENT = stem('percent');
 
 /** The terms of a word given the word before it: "cent" after "per" is "percent". */
-function termsInContext(raw: string, previous: string): readonly string[] {
+function termsInContext(raw: string, previous: string, words: WordCache): readonly string[] {
   if ((raw === 'cent' || raw === 'Cent') && (previous === 'per' || previous === 'Per')) return [PERCENT];
-  return termsOfWord(raw);
+  return words.termsOf(raw);
 }
 
-/** Analyses a text into terms with offsets. Stop words advance the position but yield no token. */
-export function tokenize(text: string): Token[] {
+/**
+ * Analyses a text into terms with offsets. Stop words advance the position but yield no token. `words`:
+ * whose remembered words to use (an engine's own; by default those shared by texts analysed elsewhere).
+ */
+export function tokenize(text: string, words: WordCache = SHARED_WORDS): Token[] {
   const tokens: Token[] = [];
   let position = 0;
   let previous = '';
   for (const match of text.matchAll(WORD)) {
     const raw = match[0];
     const start = match.index;
-    for (const term of termsInContext(raw, previous))
+    for (const term of termsInContext(raw, previous, words))
       tokens.push({ term, start, end: start + raw.length, position });
     previous = raw;
     position++;
@@ -163,12 +188,12 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** The analysed terms of a text, in order, repeats kept: what the index counts. */
-export function analyze(text: string): string[] {
+/** The analysed terms of a text, in order, repeats kept: what the index counts (`words` as `tokenize`'s). */
+export function analyze(text: string, words: WordCache = SHARED_WORDS): string[] {
   const terms: string[] = [];
   let previous = '';
   for (const match of text.matchAll(WORD)) {
-    for (const term of termsInContext(match[0], previous)) terms.push(term);
+    for (const term of termsInContext(match[0], previous, words)) terms.push(term);
     previous = match[0];
   }
   return terms;

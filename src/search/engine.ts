@@ -4,8 +4,7 @@ import { type Article, type ArticleMeta, articleMeta, type Corpus } from '../cor
 import { passageIds as passageIdsOf } from '../corpus/shared-corpus.ts';
 import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
-import { splitSentences } from '../text/sentences.ts';
-import { analyze, forgetWords, rememberCorpusWords, type Token, tokenize } from './analyze.ts';
+import { analyze, tokenize, WordCache } from './analyze.ts';
 import type {
   Answer,
   AnswerOptions,
@@ -17,31 +16,35 @@ import type {
 } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { answerFeatures, type RankedResult, SHAPE_DEPTH } from './answer-features.ts';
-import { type AnswerType, answeringEntities, answerTypeOf, mentionsAnswerType } from './answer-type.ts';
-import { confidenceFeatures, focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
-import { CorpusLookup, type Located } from './corpus-lookup.ts';
-import { countedTerm, countsTerm } from './counted-term.ts';
+import { type AnswerType, answerTypeOf } from './answer-type.ts';
+import { focusTerms, type MatchEvidence, speaksOfAsker } from './confidence.ts';
+import { CorpusLookup } from './corpus-lookup.ts';
+import { countedTerm } from './counted-term.ts';
 import { everydayShare } from './everyday-words.ts';
 import { publisherKey, publisherKeys } from './outlets.ts';
+import {
+  type Asked,
+  type Candidate,
+  candidateOf,
+  type FeatureSource,
+  judge,
+  measureLayout,
+  type Retrieved,
+  textTermsOf,
+} from './passage-features.ts';
 import { inPeriod, type Period } from './period.ts';
 import { type IdList, indexViews } from './postings/minisearch-view.ts';
 import { PostingBuilder } from './postings/posting-builder.ts';
 import { PassageFrequencies, type PostingStore } from './postings/posting-store.ts';
-import { termLayout } from './proximity.ts';
-import { pickQuote, sentenceWeight } from './quote.ts';
-import { RANKING, type RankingWeights } from './ranking.ts';
+import { pickQuote } from './quote.ts';
 import {
-  type ConfidenceFeature,
-  confidenceOf,
-  coverageScore,
   type Features,
-  LAYOUT_FEATURES,
-  linear,
   logistic,
   RANKING_MODEL,
   type RankFeature,
   type RankingModel,
 } from './ranking-model.ts';
+import { RETRIEVAL, type RetrievalSettings } from './retrieval.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
 import { answerInTime, type Found, type ReportGroup } from './time-layer.ts';
@@ -99,37 +102,13 @@ export interface BuildOptions {
   /** Called after each slice with articles done and the total. */
   onProgress?: (done: number, total: number) => void;
   /** Retrieval settings; tests and the evaluation try others. */
-  ranking?: RankingWeights;
+  retrieval?: RetrievalSettings;
   /** The ranking and confidence model; the fitting script tries others. */
   model?: RankingModel;
 }
 
 /** What an answer is limited to: one article, some outlets, a period of publication. */
 type Scope = Pick<AnswerOptions, 'articleId' | 'period' | 'publishers'>;
-
-interface Candidate {
-  located: Located;
-  score: number;
-  /** Indexed terms of the passage that matched the question, with their weights. */
-  matchedTerms: Map<string, number>;
-  /** Question terms found in the passage or its neighbours. */
-  inPassage: Set<string>;
-  /** Question terms found in the passage's article. */
-  articleTerms: Set<string>;
-  /** The passage's tokens, when ranking needed them already. */
-  tokens: Token[] | undefined;
-  features: Features<RankFeature>;
-  /** Its place among the passages MiniSearch found, best first (0-based). */
-  hitRank: number;
-  /** Its article's place among the articles MiniSearch found (0-based), null when not found. */
-  articleRank: number | null;
-  /** How specific its match is, measured for the candidates that may be shown. */
-  evidence?: MatchEvidence;
-  /** Calibrated probability that the passage answers the question (0 for those not measured). */
-  confidence: number;
-  /** The confidence features it was judged on (for those measured). */
-  judged?: Features<ConfidenceFeature>;
-}
 
 /** One candidate as the fitting script sees it. */
 export interface FittingCandidate {
@@ -143,44 +122,10 @@ export interface FittingCandidate {
   articleRank: number | null;
 }
 
-/** The candidate pool, as many as `RankingWeights.candidates` and `articleCandidates` (ranking.ts). */
+/** The candidate pool, as many as `RetrievalSettings.candidates` and `articleCandidates` (retrieval.ts). */
 export interface Pool {
   candidates: number;
   articleCandidates: number;
-}
-
-/** What MiniSearch found for a question. */
-interface Retrieved {
-  hits: SearchResult[];
-  /** Matching articles by id. */
-  articleHits: Map<string, SearchResult>;
-  topArticleScore: number;
-  topPassageScore: number;
-  /** Each found article's place by score, best first. */
-  articleRanks: Map<string, number>;
-  /** Question terms too common to search, counted wherever they appear in a candidate. */
-  common: string[];
-  /** The searched question terms a found passage holds in its own text, by citation. */
-  textTerms: (citation: string) => Set<string> | undefined;
-}
-
-/** A question as the ranking weighs it. */
-interface Asked {
-  terms: string[];
-  type: AnswerType;
-  /** Each term's rarity (idf). */
-  termWeights: Map<string, number>;
-  totalWeight: number;
-  /** The question speaks of the asker ("How do I...?"; see `speaksOfAsker`). */
-  speaksOfAsker: boolean;
-  /** Terms of what the question is about (see `focusTerms`). */
-  focus: ReadonlySet<string>;
-  /** What a "how many" question counts (see `countedTerm`). */
-  counted: string | undefined;
-  /** Whether a mention is made of the question's own words (then it cannot be the answer). */
-  isKnown: (mention: string) => boolean;
-  /** Pairs of question terms next to each other in the question ("le touquet", "english mafia"). */
-  pairs: ReadonlySet<string>;
 }
 
 /**
@@ -199,19 +144,26 @@ export class Engine extends SearchEngine {
   private readonly passageIndex: MiniSearch<IndexedDoc>;
   private readonly articleIndex: MiniSearch<IndexedDoc>;
   private readonly documentFrequency: PassageFrequencies;
-  private readonly ranking: RankingWeights;
+  private readonly retrieval: RetrievalSettings;
   private readonly model: RankingModel;
   private readonly answers = new AnswerCache();
   /** `idf()` of each term asked about so far (bounded by the vocabulary). */
   private readonly idfs = new Map<string, number>();
+  /** The words this engine's questions and ranked passages are analysed with (see `WordCache`). */
+  private readonly words: WordCache;
+  /** What feature extraction reads of this engine (`passage-features.ts`). */
+  private readonly features: FeatureSource;
 
   private constructor(
     corpus: Corpus,
     postings: PostingStore,
     lookup: CorpusLookup,
-    ranking: RankingWeights = RANKING,
-    model: RankingModel = RANKING_MODEL,
-    passageIds?: IdList,
+    {
+      retrieval = RETRIEVAL,
+      model = RANKING_MODEL,
+      passageIds,
+      words = WordCache.forQuestions(),
+    }: BuildOptions & { passageIds?: IdList; words?: WordCache },
   ) {
     super(corpus, lookup);
     prepareEntities();
@@ -224,8 +176,20 @@ export class Engine extends SearchEngine {
     this.passageIndex = views.passageIndex;
     this.articleIndex = views.articleIndex;
     this.documentFrequency = new PassageFrequencies(postings);
-    this.ranking = ranking;
+    this.retrieval = retrieval;
     this.model = model;
+    this.words = words;
+    const frequencies = this.documentFrequency;
+    this.features = {
+      model,
+      words,
+      fuzzyCoverage: retrieval.fuzzyCoverage,
+      passages: this.passageCount + retrieval.everydayPassages,
+      idf: (term) => this.idf(term),
+      df: (term) => this.df(term),
+      has: (term) => frequencies.has(term),
+      located: (citation) => this.byCitation.get(citation),
+    };
   }
 
   /** Builds an engine in one go, blocking until done. */
@@ -260,8 +224,10 @@ export class Engine extends SearchEngine {
     const postings = builder.postings.finish();
     const frequencies = new PassageFrequencies(postings);
     // Stop words (no terms) and words of many passages: those the passages ranked for questions are made of.
-    forgetWords((terms) => terms.every((term) => (frequencies.get(term) ?? 0) >= COMMON_WORD_PASSAGES));
-    return new Engine(corpus, postings, builder.lookup, options.ranking, options.model);
+    const words = builder.words.commonWords((terms) =>
+      terms.every((term) => (frequencies.get(term) ?? 0) >= COMMON_WORD_PASSAGES),
+    );
+    return new Engine(corpus, postings, builder.lookup, { ...options, words });
   }
 
   /**
@@ -277,7 +243,10 @@ export class Engine extends SearchEngine {
     known?: { passageCounts: readonly number[]; passageIds: IdList },
   ): Engine {
     const lookup = known ? CorpusLookup.ofCounted(corpus, known.passageCounts) : CorpusLookup.of(corpus);
-    return new Engine(corpus, postings, lookup, options.ranking, options.model, known?.passageIds);
+    return new Engine(corpus, postings, lookup, {
+      ...options,
+      ...(known ? { passageIds: known.passageIds } : {}),
+    });
   }
 
   /**
@@ -288,7 +257,7 @@ export class Engine extends SearchEngine {
     let idf = this.idfs.get(term);
     if (idf === undefined) {
       // The corpus's passages and as many of everyday English's as `everydayPassages` (see everyday-words.ts).
-      const prior = this.ranking.everydayPassages;
+      const prior = this.retrieval.everydayPassages;
       const df = (this.documentFrequency.get(term) ?? 0) + prior * everydayShare(term);
       const passages = this.passageCount + prior;
       idf = Math.log(1 + (passages - df + 0.5) / (df + 0.5));
@@ -322,8 +291,8 @@ export class Engine extends SearchEngine {
     return {
       combineWith: 'OR',
       fuzzy: this.fuzzy,
-      weights: { fuzzy: this.ranking.fuzzyWeight, prefix: 0 },
-      boost: { title: this.ranking.titleBoost, context: this.ranking.contextBoost },
+      weights: { fuzzy: this.retrieval.fuzzyWeight, prefix: 0 },
+      boost: { title: this.retrieval.titleBoost, context: this.retrieval.contextBoost },
       tokenize: splitTerms,
       processTerm: (term) => term,
       ...(filter === undefined ? {} : { filter }),
@@ -385,7 +354,7 @@ export class Engine extends SearchEngine {
    * with how sure the engine is of them and, when several stories fit alike, those stories.
    */
   private *reportGroups(raw: string, shown: number, scope: Scope): Steps<Found> {
-    const terms = questionTerms(raw);
+    const terms = questionTerms(this.words, raw);
     if (terms.length === 0) return { groups: [], assurance: 'none' };
     const type = answerTypeOf(raw);
     // How sure the reply is depends on the first result's confidence (the confidence is fitted on first
@@ -399,7 +368,7 @@ export class Engine extends SearchEngine {
     // A confident answer is given as it is; otherwise, when several stories fit alike, the member chooses.
     const stories =
       scope.articleId === undefined && assurance === 'closest' ? storiesOf(candidates) : undefined;
-    const isKnown = knownTo(terms);
+    const isKnown = knownTo(this.words, terms);
     const groups: { reports: ReportGroup; facts: Set<string> }[] = [];
     for (const [i, candidate] of candidates.entries()) {
       // Past the page, candidates matter only as other outlets' reports of what is shown, and those rank near it.
@@ -462,7 +431,7 @@ export class Engine extends SearchEngine {
     scope: Scope,
     wanted: number,
     everyLayout = false,
-    pool: Pool = this.ranking,
+    pool: Pool = this.retrieval,
   ): Steps<Candidate[]> {
     const retrieved = this.retrieve(question, terms, scope);
     if (!retrieved) return [];
@@ -470,22 +439,22 @@ export class Engine extends SearchEngine {
     const candidates: Candidate[] = [];
     for (const [hit, hitRank] of this.pool(retrieved, wanted, pool)) {
       yield;
-      const candidate = this.candidate(hit, hitRank, retrieved, asked, everyLayout);
+      const candidate = candidateOf(this.features, hit, hitRank, retrieved, asked, everyLayout);
       if (candidate) candidates.push(candidate);
     }
-    yield* this.measureLayout(candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
+    yield* measureLayout(this.features, candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
     for (const candidate of candidates.slice(0, everyLayout ? candidates.length : wanted)) {
-      this.judge(candidate, asked);
+      judge(this.features, candidate, asked);
     }
     return candidates;
   }
 
   /** The passages and articles MiniSearch finds for the question's selective terms, with the best scores. */
   private retrieve(question: string, terms: readonly string[], scope: Scope): Retrieved | undefined {
-    const w = this.ranking;
+    const w = this.retrieval;
     const split = this.splitByCost(terms);
     if (!split) return undefined;
-    const names = nameTerms(question);
+    const names = nameTerms(this.words, question);
     const options: SearchOptions = {
       ...this.searchOptions(scope),
       boostTerm: (term) => (names.has(term) ? w.nameBoost : 1),
@@ -523,7 +492,7 @@ export class Engine extends SearchEngine {
       speaksOfAsker: speaksOfAsker(question),
       focus: focusTerms(question),
       counted: countedTerm(question),
-      isKnown: knownTo(terms),
+      isKnown: knownTo(this.words, terms),
       pairs: new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`)),
     };
   }
@@ -545,193 +514,10 @@ export class Engine extends SearchEngine {
     }
   }
 
-  /**
-   * A candidate with the features that need no tokens of the passage (unless common terms do). With
-   * `everyFeature` (fitting), those the model weighs 0 are measured too; otherwise they are left 0.
-   */
-  private candidate(
-    hit: SearchResult,
-    hitRank: number,
-    retrieved: Retrieved,
-    asked: Asked,
-    everyFeature: boolean,
-  ): Candidate | undefined {
-    const located = this.byCitation.get(String(hit.id));
-    if (!located) return undefined;
-    const { termWeights, totalWeight, type, isKnown } = asked;
-    const matchedTerms = new Map(hit.terms.map((term) => [term, this.idf(term)]));
-    const inPassage = new Set(hit.queryTerms);
-    const own = textTerms(hit);
-    // The neighbour and speaker features weigh 0 in the shipped model: measured only for fitting.
-    const weighs = (name: RankFeature) => everyFeature || this.model.ranking[name] !== 0;
-    const speakerBefore = weighs('speakerBefore') ? this.speakerBefore(located, own, retrieved, asked) : 0;
-    let contextOnly = 0;
-    if (weighs('contextOnly') || weighs('speakerInContext') || weighs('factBesideContext')) {
-      for (const term of hit.terms) {
-        if (!hit.match[term]?.includes('text')) contextOnly += this.idf(term);
-      }
-    }
-    let tokens: Token[] | undefined;
-    if (retrieved.common.length > 0) {
-      tokens = tokenize(located.passage.text);
-      const present = new Set(tokens.map((token) => token.term));
-      for (const term of retrieved.common) {
-        if (!present.has(term)) continue;
-        inPassage.add(term);
-        own.add(term);
-        matchedTerms.set(term, termWeights.get(term)!);
-      }
-    }
-    const articleHit = retrieved.articleHits.get(located.article.id);
-    const articleTerms = new Set(articleHit?.queryTerms ?? []);
-    const articleShare = (articleHit?.score ?? 0) / retrieved.topArticleScore;
-    const holdsAnswerType = mentionsAnswerType(located.passage.text, type, isKnown);
-    const asksForFact = type === 'money' || type === 'quantity' || type === 'time';
-    const neighbours = Math.min(1, contextOnly / totalWeight);
-    const features: Features<RankFeature> = {
-      passage: hit.score / retrieved.topPassageScore,
-      article: articleShare,
-      coverage: this.covered(own, asked),
-      articleCoverage: this.covered(new Set([...inPassage, ...articleTerms]), asked),
-      contextOnly: neighbours,
-      speakerInContext:
-        neighbours > 0 && weighs('speakerInContext') && PRONOUN_SPEAKER.test(located.passage.text)
-          ? neighbours
-          : 0,
-      speakerBefore,
-      factBesideContext: holdsAnswerType ? neighbours : 0,
-      lead: articleShare / (1 + located.passage.index),
-      answerType: holdsAnswerType ? 1 : 0,
-      askedFactMissing: asksForFact && !holdsAnswerType ? 1 : 0,
-      answerMeets: 0,
-      proximity: 0,
-      window: 0,
-      phrase: 0,
-      countsAsked: 0,
-    };
-    const score = linear(this.model.ranking, features);
-    const articleRank = retrieved.articleRanks.get(located.article.id) ?? null;
-    return {
-      located,
-      score,
-      matchedTerms,
-      inPassage,
-      articleTerms,
-      tokens,
-      features,
-      hitRank,
-      articleRank,
-      confidence: 0,
-    };
-  }
-
-  /**
-   * For a passage that speaks through a pronoun or continues a quote, the share of the question's weight
-   * it lacks that the three passages before it hold, where the speaker is named ("Madeleine Darneux, 39,
-   * said", then three paragraphs of her words). Read from the searched terms each found passage holds:
-   * no passage is tokenized for it.
-   */
-  private speakerBefore(
-    { article, passage }: Located,
-    own: ReadonlySet<string>,
-    { textTerms }: Retrieved,
-    { termWeights, totalWeight }: Asked,
-  ): number {
-    if (passage.index === 0 || !(PRONOUN_SPEAKER.test(passage.text) || OPENS_QUOTE.test(passage.text))) {
-      return 0;
-    }
-    const before = new Set<string>();
-    for (let i = Math.max(0, passage.index - SPEAKER_REACH); i < passage.index; i++) {
-      for (const term of textTerms(article.passages[i]!.id) ?? []) if (!own.has(term)) before.add(term);
-    }
-    let sum = 0;
-    for (const term of before) sum += termWeights.get(term) ?? 0;
-    return Math.min(1, sum / totalWeight);
-  }
-
-  /** The rarity-weighted share of the question's terms among `matched` (a fuzzy match counts less). */
-  private covered(matched: ReadonlySet<string>, { termWeights, totalWeight }: Asked): number {
-    let sum = 0;
-    for (const [term, weight] of termWeights) {
-      if (!matched.has(term)) continue;
-      sum += weight * (this.documentFrequency.has(term) ? 1 : this.ranking.fuzzyCoverage);
-    }
-    return sum / totalWeight;
-  }
-
-  /**
-   * The layout of the matched words adds at most the sum of the layout weights, and needs the passage
-   * tokenized: it is measured only for candidates that could still reach the places wanted, best
-   * first; the rest keep their lower bound. Leaves the candidates sorted by score.
-   */
-  private *measureLayout(candidates: Candidate[], asked: Asked, wanted: number): Steps<void> {
-    const { totalWeight, type, isKnown, counted, pairs } = asked;
-    const model = this.model;
-    // `proximity` weighs 0 in the shipped model: measured only for fitting (every layout measured).
-    const proximity = wanted === Number.POSITIVE_INFINITY || model.ranking.proximity !== 0;
-    candidates.sort((a, b) => b.score - a.score);
-    let layoutAtMost = 0;
-    // A question that counts nothing leaves `countsAsked` 0 for every passage.
-    for (const name of LAYOUT_FEATURES) {
-      if (name !== 'countsAsked' || counted !== undefined) layoutAtMost += Math.max(0, model.ranking[name]);
-    }
-    const best: number[] = [];
-    for (const candidate of candidates) {
-      if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
-      yield;
-      const { passage } = candidate.located;
-      const tokens = candidate.tokens ?? tokenize(passage.text);
-      const layout = termLayout(tokens, candidate.matchedTerms, totalWeight, proximity);
-      const f = candidate.features;
-      f.proximity = layout.proximity;
-      f.window = layout.densestWindow;
-      f.phrase = phraseShare(tokens, pairs);
-      f.countsAsked = counted !== undefined && countsTerm(tokens, counted) ? 1 : 0;
-      f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, type, isKnown);
-      candidate.score = linear(model.ranking, f);
-      const at = best.findIndex((score) => score < candidate.score);
-      best.splice(at < 0 ? best.length : at, 0, candidate.score);
-    }
-    candidates.sort((a, b) => b.score - a.score);
-  }
-
-  /** The candidate's confidence of answering, from how much and how specific its matched words are. */
-  private judge(candidate: Candidate, { termWeights, speaksOfAsker, focus }: Asked): void {
-    let rarestMatchedDf = Number.POSITIVE_INFINITY;
-    let matchedIdf = 0;
-    for (const [term, weight] of candidate.matchedTerms) {
-      rarestMatchedDf = Math.min(rarestMatchedDf, this.df(term));
-      matchedIdf += weight;
-    }
-    const terms = [...termWeights].map(([term, weight]) => ({
-      term,
-      weight,
-      known: this.documentFrequency.has(term),
-      number: /^\d/.test(term),
-      inPassage: candidate.inPassage.has(term),
-      inArticle: candidate.articleTerms.has(term),
-    }));
-    candidate.evidence = {
-      terms,
-      // The passages the weights are reckoned over: the corpus's and the everyday-English prior's.
-      passages: this.passageCount + this.ranking.everydayPassages,
-      rarestMatchedDf,
-      matchedIdf,
-      speaksOfAsker,
-      focus,
-    };
-    candidate.judged = confidenceFeatures(
-      candidate.evidence,
-      candidate.features,
-      coverageScore(this.model.ranking, candidate.features),
-    );
-    candidate.confidence = confidenceOf(this.model, candidate.judged);
-  }
-
   /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */
-  candidatesForFitting(question: string, pool: Pool = this.ranking): FittingCandidate[] {
+  candidatesForFitting(question: string, pool: Pool = this.retrieval): FittingCandidate[] {
     const raw = question.slice(0, MAX_QUESTION_CHARS);
-    const terms = questionTerms(raw);
+    const terms = questionTerms(this.words, raw);
     if (terms.length === 0) return [];
     return finish(this.rank(raw, terms, answerTypeOf(raw), {}, 0, true, pool)).map((candidate) => ({
       citation: candidate.located.passage.id,
@@ -753,9 +539,9 @@ export class Engine extends SearchEngine {
    */
   private splitByCost(terms: readonly string[]): { selective: string[]; common: string[] } | undefined {
     const selective = [...terms].sort((a, b) => this.df(a) - this.df(b));
-    if (this.df(selective[0]!) > this.ranking.vagueQuestionPostings) return undefined;
+    if (this.df(selective[0]!) > this.retrieval.vagueQuestionPostings) return undefined;
     let postings = selective.reduce((sum, term) => sum + this.df(term), 0);
-    while (selective.length > 1 && postings > this.ranking.postingBudget)
+    while (selective.length > 1 && postings > this.retrieval.postingBudget)
       postings -= this.df(selective.pop()!);
     return { selective, common: terms.filter((term) => !selective.includes(term)) };
   }
@@ -772,9 +558,9 @@ export class Engine extends SearchEngine {
     const raw = topic.slice(0, MAX_QUESTION_CHARS);
     const words = readTimeWords(raw).topic;
     const text = words === '' ? raw : words;
-    const terms = questionTerms(text);
+    const terms = questionTerms(this.words, text);
     if (terms.length === 0) return orderTimeline(topic, []);
-    const isKnown = knownTo(terms);
+    const isKnown = knownTo(this.words, terms);
     const entries: TimelineEntry[] = [];
     const listed = new Set<string>();
     for (const candidate of finish(
@@ -795,7 +581,7 @@ export class Engine extends SearchEngine {
 
   /** Articles holding every word of the text (in their headline or paragraphs), most relevant first. */
   articlesMentioning(text: string, limit = 1000): Article[] {
-    const terms = questionTerms(text.slice(0, MAX_QUESTION_CHARS));
+    const terms = questionTerms(this.words, text.slice(0, MAX_QUESTION_CHARS));
     if (terms.length === 0) return [];
     return this.articleIndex
       .search(terms.join(' '), { ...this.searchOptions(), combineWith: 'AND' })
@@ -805,7 +591,7 @@ export class Engine extends SearchEngine {
 
   /** Articles whose headline or text is nearest the question, for a "no coverage found" reply. */
   closestHeadlines(question: string, limit = 3): Article[] {
-    const terms = questionTerms(question.slice(0, MAX_QUESTION_CHARS));
+    const terms = questionTerms(this.words, question.slice(0, MAX_QUESTION_CHARS));
     if (terms.length === 0) return [];
     const selective = this.splitByCost(terms)?.selective;
     if (!selective) return [];
@@ -863,72 +649,41 @@ const COMMON_WORD_PASSAGES = 20;
 class IndexBuilder {
   readonly postings = new PostingBuilder();
   readonly lookup = new CorpusLookup();
-
-  constructor() {
-    rememberCorpusWords();
-  }
+  readonly words = WordCache.forCorpus();
 
   add(article: Article): void {
     this.lookup.add(article);
     this.postings.add(
-      analyze(article.title),
-      article.passages.map((passage) => analyze(passage.text)),
+      analyze(article.title, this.words),
+      article.passages.map((passage) => analyze(passage.text, this.words)),
     );
   }
-}
-
-/** A statement attributed by a pronoun ("she added", "he told reporters", "said he"). */
-const PRONOUN_SPEAKER =
-  /\b(?:(?:he|she|they)\s+(?:said|says|added|adds|told|tells|continued|explained|insisted|warned|argued|wrote)|(?:said|added|says|adds)\s+(?:he|she))\b/i;
-
-/** A paragraph opening with a quotation mark: a quote whose speaker an earlier paragraph names. */
-const OPENS_QUOTE = /^\s*["\u201c\u2018']/;
-
-/** How many passages before a quoted or pronoun-spoken one are searched for its speaker. */
-const SPEAKER_REACH = 3;
-
-/** Question terms in a found passage's own text (a fuzzily matched one is taken as its own). */
-function textTerms(hit: SearchResult): Set<string> {
-  return new Set(hit.queryTerms.filter((term) => hit.match[term]?.includes('text') ?? true));
-}
-
-/**
- * `textTerms` by citation, undefined for a passage MiniSearch did not find; the hits are mapped by
- * citation only when first asked (few questions' candidates speak through a pronoun or a quote).
- */
-function textTermsOf(hits: readonly SearchResult[]): (citation: string) => Set<string> | undefined {
-  let byId: Map<string, SearchResult> | undefined;
-  return (citation) => {
-    byId ??= new Map(hits.map((hit) => [String(hit.id), hit]));
-    const hit = byId.get(citation);
-    return hit === undefined ? undefined : textTerms(hit);
-  };
 }
 
 /**
  * Terms of the question's proper names: capitalised words other than the first. Names pick out the
  * story a question is about better than its other words ("Which team does Zaki play for?").
  */
-function nameTerms(question: string): Set<string> {
+function nameTerms(words: WordCache, question: string): Set<string> {
   const names = new Set<string>();
-  for (const token of tokenize(question)) {
+  for (const token of tokenize(question, words)) {
     if (token.position > 0 && /^\p{Lu}/u.test(question.slice(token.start, token.end))) names.add(token.term);
   }
   return names;
 }
 
 /** Whether a mention (a name, a date) is made only of the question's words: it cannot be the answer. */
-function knownTo(terms: readonly string[]): (mention: string) => boolean {
+function knownTo(words: WordCache, terms: readonly string[]): (mention: string) => boolean {
   const asked = new Set(terms);
   return (mention) => {
-    const mentioned = analyze(mention);
+    const mentioned = analyze(mention, words);
     return mentioned.length > 0 && mentioned.every((term) => asked.has(term));
   };
 }
 
 /** The distinct analysed terms of a question, as many as are searched. */
-function questionTerms(question: string): string[] {
-  return [...new Set(analyze(question))].slice(0, MAX_QUESTION_TERMS);
+function questionTerms(words: WordCache, question: string): string[] {
+  return [...new Set(analyze(question, words))].slice(0, MAX_QUESTION_TERMS);
 }
 
 /** What cites a passage of an article: its citation and the article's metadata. */
@@ -948,42 +703,6 @@ function rankedResult(candidate: Candidate): RankedResult {
 
 function articleOf(citation: string): string {
   return citation.slice(0, citation.indexOf('#'));
-}
-
-/** The share of the question's adjacent term pairs that stand together (a stop word apart at most) in the passage. */
-function phraseShare(tokens: readonly Token[], pairs: ReadonlySet<string>): number {
-  if (pairs.size === 0) return 0;
-  const found = new Set<string>();
-  for (let i = 1; i < tokens.length; i++) {
-    const a = tokens[i - 1]!;
-    const b = tokens[i]!;
-    const pair = `${a.term} ${b.term}`;
-    if (b.position - a.position <= 2 && pairs.has(pair)) found.add(pair);
-  }
-  return found.size / pairs.size;
-}
-
-/**
- * Where the asked-for kind of fact and the question's words meet: the most question weight (over the
- * question's total) in one sentence that also holds a fact of the asked-for type, found by language
- * analysis.
- */
-function answerMeets(
-  passage: string,
-  matchedTerms: ReadonlyMap<string, number>,
-  totalWeight: number,
-  type: AnswerType,
-  isKnown: (mention: string) => boolean,
-): number {
-  if (type === 'other' || totalWeight <= 0) return 0;
-  const entities = answeringEntities(passage, type, isKnown);
-  if (entities.length === 0) return 0;
-  let best = 0;
-  for (const sentence of splitSentences(passage)) {
-    if (!entities.some((e) => e.start >= sentence.start && e.end <= sentence.end)) continue;
-    best = Math.max(best, sentenceWeight(sentence.text, matchedTerms) / totalWeight);
-  }
-  return Math.min(1, best);
 }
 
 function clamp(value: number, min: number, max: number): number {

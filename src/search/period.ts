@@ -1,7 +1,9 @@
 import { isRealDay, publishedDay } from '../corpus/published-date.ts';
 
 /**
- * A span of publication days, both ends included, as `YYYY-MM-DD`. Articles are compared by the day
+ * A span of publication, both ends included and either open: the one `{since, until}` shape of the
+ * product. Parsed (`parsePeriod`), its ends are days, `YYYY-MM-DD`; as a member writes it (`/ask
+ * since:2003 until:2015-08`, kept to show back), a year, month or day. Articles are compared by the day
  * their source states (`2015-08-01T23:30-05:00` is 1 August), so a citation's date and the filter agree.
  */
 export interface Period {
@@ -35,8 +37,11 @@ export function periodBound(option: 'since' | 'until', text: string): string {
   return `${year}-${month}-${String(last).padStart(2, '0')}`;
 }
 
-/** The period between the bounds written (either may be absent); undefined when neither is given. */
-export function parsePeriod(input: { since?: string | null; until?: string | null }): Period | undefined {
+/**
+ * The period between the bounds written (either may be absent, or null as an unset Discord option);
+ * undefined when neither is given.
+ */
+export function parsePeriod(input: { [End in keyof Period]?: Period[End] | null }): Period | undefined {
   const since = input.since?.trim() ? periodBound('since', input.since) : undefined;
   const until = input.until?.trim() ? periodBound('until', input.until) : undefined;
   if (since !== undefined && until !== undefined && since > until) {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { Engine } from '../../src/search/engine.ts';
 import { decodePostings, encodePostings } from '../../src/search/postings/posting-codec.ts';
-import { RANKING } from '../../src/search/ranking.ts';
+import { RETRIEVAL } from '../../src/search/retrieval.ts';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -227,7 +227,7 @@ describe('answers from the seed corpus', () => {
 
   it('answers "no coverage" to a question naming no topic, only words most passages share', () => {
     // In 52 passages "migrants" is common (25 of them); at 121,000 it is "what did he say?" that is.
-    const strict = Engine.build(engine.corpus, { ranking: { ...RANKING, vagueQuestionPostings: 20 } });
+    const strict = Engine.build(engine.corpus, { retrieval: { ...RETRIEVAL, vagueQuestionPostings: 20 } });
     expect(engine.answer('What about the migrants?').results.length).toBeGreaterThan(0);
     expect(strict.answer('What about the migrants?').results).toEqual([]);
     expect(strict.closestHeadlines('What about the migrants?')).toEqual([]);

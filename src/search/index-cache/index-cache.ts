@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import type { Corpus } from '../../corpus/article.ts';
 import { passageCount, type SharedCorpus } from '../../corpus/shared-corpus.ts';
 import { yieldToEventLoop } from '../../event-loop.ts';
@@ -35,31 +36,32 @@ const CORPUS_SUFFIX = '.shared';
  * rewritten or damaged on disk is found out before it serves (the trailer can only be written once the
  * body's hash is known).
  */
-interface CacheTrailer {
-  format: number;
-  key: string;
-  corpusVersion: string;
-  settingsFingerprint: string;
-  savedAt: string;
+const CACHE_TRAILER = z.object({
+  format: z.number(),
+  key: z.string(),
+  corpusVersion: z.string(),
+  settingsFingerprint: z.string(),
+  savedAt: z.string(),
   /**
    * sha256 of the corpus version, a NUL, and the body: the engine's postings, then the corpus snapshot
    * without its text, which holds a hash of each block of the text instead (`corpus-snapshot.ts`), so
    * that `restore` reads and checks only the blocks a question reaches.
    */
-  checksum: string;
+  checksum: z.string(),
   /**
    * The `CorpusDigest` of the files the corpus was read from, when the body ends with the parsed corpus
    * (`corpus-snapshot.ts`, `corpusBytes` long): a start whose files have this digest restores the corpus
    * from here instead of reading and parsing them (`restore`).
    */
-  files?: string;
-  corpusBytes?: number;
+  files: z.string().optional(),
+  corpusBytes: z.number().optional(),
   /**
    * The corpus's files as they were on disk when it was read (see `corpusOnDisk`), so that a start can
    * find its file before it knows the corpus version. Absent from files of older builds.
    */
-  source?: string;
-}
+  source: z.string().optional(),
+});
+type CacheTrailer = z.infer<typeof CACHE_TRAILER>;
 
 /**
  * An index takes about one byte per character of corpus text (1.1 on the bundled corpus, 0.9 on NewsQA,
@@ -158,12 +160,11 @@ export class IndexCache {
     for (const { file } of await this.#files(isIndexFile)) {
       if ((await readTrailer(file))?.source !== onDisk.source) continue;
       const read = await readEnvelope(file, cacheSizeBound(onDisk.bytes));
-      const version = read.status === 'read' ? read.trailer.corpusVersion : undefined;
       return {
         file,
         read,
-        ...(read.status === 'read' && typeof version === 'string'
-          ? { checked: checkBody(read.trailer, read.body, version) }
+        ...(read.status === 'read'
+          ? { checked: checkBody(read.trailer, read.body, read.trailer.corpusVersion) }
           : {}),
       };
     }
@@ -240,11 +241,7 @@ export class IndexCache {
       const corrupt = (reason: string): CacheLookup => ({ status: 'corrupt', file, reason });
       const { trailer, checked, postingsBytes, text } = read;
       const version = trailer.corpusVersion;
-      if (
-        typeof version !== 'string' ||
-        trailer.format !== CACHE_FORMAT ||
-        trailer.key !== this.keyFor(version)
-      ) {
+      if (trailer.format !== CACHE_FORMAT || trailer.key !== this.keyFor(version)) {
         return corrupt('envelope does not match its file name');
       }
       if (trailer.checksum !== checksumOf(version, checked)) {
@@ -390,7 +387,7 @@ export interface PrefetchedCache {
 }
 
 type EnvelopeRead =
-  | { status: 'read'; trailer: Partial<CacheTrailer>; body: Buffer }
+  | { status: 'read'; trailer: CacheTrailer; body: Buffer }
   | { status: 'miss'; reason: 'absent' }
   | { status: 'corrupt'; file: string; reason: string };
 
@@ -428,13 +425,9 @@ async function readEnvelope(file: string, maxBytes: number): Promise<EnvelopeRea
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'miss', reason: 'absent' };
     return corrupt(`unreadable: ${String(error)}`);
   }
-  const parsed = parseTrailer(bytes);
+  const parsed = parseTrailer(bytes, CACHE_TRAILER);
   if (parsed.status === 'corrupt') return corrupt(parsed.reason);
-  const { trailer, newline } = parsed;
-  if (typeof trailer !== 'object' || trailer === null || Array.isArray(trailer)) {
-    return corrupt('trailer is not an object');
-  }
-  return { status: 'read', trailer: trailer as Partial<CacheTrailer>, body: bytes.subarray(0, newline) };
+  return { status: 'read', trailer: parsed.trailer, body: bytes.subarray(0, parsed.newline) };
 }
 
 /** Closes the descriptor a restored corpus's text is read through once the corpus is gone. */
@@ -444,7 +437,7 @@ const closeWhenCollected = new FinalizationRegistry<number>((fd) => closeSync(fd
 const TRAILER_READ_BYTES = 4096;
 
 /** The trailer of a cache file, from its last bytes alone; undefined when there is none to read. */
-async function readTrailer(file: string): Promise<Partial<CacheTrailer> | undefined> {
+async function readTrailer(file: string): Promise<CacheTrailer | undefined> {
   try {
     const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
@@ -452,9 +445,8 @@ async function readTrailer(file: string): Promise<Partial<CacheTrailer> | undefi
       if (!info.isFile()) return undefined;
       const length = Math.min(info.size, TRAILER_READ_BYTES);
       const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, info.size - length);
-      const tail = buffer.subarray(0, bytesRead);
-      const trailer: unknown = JSON.parse(tail.subarray(tail.lastIndexOf(0x0a) + 1).toString('utf8'));
-      return typeof trailer === 'object' && trailer !== null ? (trailer as Partial<CacheTrailer>) : undefined;
+      const parsed = parseTrailer(buffer.subarray(0, bytesRead), CACHE_TRAILER);
+      return parsed.status === 'read' ? parsed.trailer : undefined;
     } finally {
       await handle.close();
     }
@@ -468,7 +460,7 @@ async function readTrailer(file: string): Promise<Partial<CacheTrailer> | undefi
  * `checkedBytes`: how much of the body the checksum covers (all but the snapshot's text).
  */
 function bodyParts(
-  trailer: Partial<CacheTrailer>,
+  trailer: CacheTrailer,
   body: Buffer,
 ): { postings: Buffer; corpus?: Buffer; checkedBytes: number } | undefined {
   const corpusBytes = trailer.corpusBytes ?? 0;
@@ -495,7 +487,7 @@ type CheckedBody = CheckedParts | string;
  * the checksum, and the postings readable and consistent (`readPostings`). What is left to check needs
  * the corpus: that its passages are those the postings count (`restoreEngine`).
  */
-function checkBody(trailer: Partial<CacheTrailer>, body: Buffer, corpusVersion: string): CheckedBody {
+function checkBody(trailer: CacheTrailer, body: Buffer, corpusVersion: string): CheckedBody {
   const parts = bodyParts(trailer, body);
   if (parts === undefined) return 'corpus snapshot length out of bounds';
   if (trailer.checksum !== checksumOf(corpusVersion, body.subarray(0, parts.checkedBytes))) {
@@ -519,7 +511,7 @@ async function readWithoutCorpusText(
 ): Promise<
   | {
       status: 'read';
-      trailer: Partial<CacheTrailer>;
+      trailer: CacheTrailer;
       checked: Buffer;
       postingsBytes: number;
       text: SnapshotText;
@@ -547,12 +539,11 @@ async function readWithoutCorpusText(
       return bytes.subarray(0, done);
     };
     const tail = readAt(Math.max(0, size - TRAILER_READ_BYTES), Math.min(size, TRAILER_READ_BYTES));
-    const parsed = parseTrailer(tail);
+    const parsed = parseTrailer(tail, CACHE_TRAILER);
     if (parsed.status === 'corrupt') return corrupt(parsed.reason);
-    const { newline } = parsed;
-    const trailer = parsed.trailer as Partial<CacheTrailer>;
+    const { newline, trailer } = parsed;
     const bodyBytes = size - tail.length + newline;
-    const corpusBytes = trailer?.corpusBytes;
+    const corpusBytes = trailer.corpusBytes;
     if (!Number.isSafeInteger(corpusBytes) || corpusBytes! < 8 || corpusBytes! > bodyBytes) {
       return corrupt('corpus snapshot length out of bounds');
     }

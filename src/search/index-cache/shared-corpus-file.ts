@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { endianness } from 'node:os';
+import { z } from 'zod';
 import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
 import type { ChunkProducer } from '../../files/atomic-write.ts';
 import { parseTrailer } from './cache-trailer.ts';
@@ -15,20 +16,21 @@ const LAYOUT = 1;
  * straight into shared memory instead of reading and parsing the corpus files, when `files` is the
  * `CorpusDigest` of those files as they are now.
  */
-interface SharedCorpusTrailer {
-  layout: number;
+const SHARED_CORPUS_TRAILER = z.object({
+  layout: z.number(),
   /** The offsets are Uint32 in this machine's byte order. */
-  endianness: 'LE' | 'BE';
+  endianness: z.enum(['LE', 'BE']),
   /** The `CorpusDigest` of the files the corpus was read from. */
-  files: string;
-  version: string;
-  skipped?: readonly string[];
-  textBytes: number;
-  offsetsBytes: number;
-  articlesBytes: number;
+  files: z.string(),
+  version: z.string(),
+  skipped: z.array(z.string()).readonly().optional(),
+  textBytes: z.number(),
+  offsetsBytes: z.number(),
+  articlesBytes: z.number(),
   /** sha256 of everything above but itself and the three buffers: a damaged file is found before it serves. */
-  checksum: string;
-}
+  checksum: z.string(),
+});
+type SharedCorpusTrailer = z.infer<typeof SHARED_CORPUS_TRAILER>;
 
 /** The trailer's length is bounded; it is read from the file's last bytes. */
 const TRAILER_READ_BYTES = 64 * 1024;
@@ -95,30 +97,28 @@ export async function readSharedCorpusFile(
     const tailBytes = Math.min(info.size, TRAILER_READ_BYTES);
     const tail = Buffer.alloc(tailBytes);
     await readFully(handle, tail, info.size - tailBytes);
-    const parsed = parseTrailer(tail);
+    const parsed = parseTrailer(tail, SHARED_CORPUS_TRAILER);
     if (parsed.status === 'corrupt') return corrupt(parsed.reason);
-    const { newline } = parsed;
-    const trailer = parsed.trailer as Partial<SharedCorpusTrailer> | null;
-    if (trailer?.layout !== LAYOUT || trailer.endianness !== endianness()) {
+    const { newline, trailer } = parsed;
+    if (trailer.layout !== LAYOUT || trailer.endianness !== endianness()) {
       return corrupt('of another layout');
     }
     if (trailer.files !== files) return corrupt('saved from other files than its name says');
     const { textBytes, offsetsBytes, articlesBytes, version } = trailer;
     const sizes = [textBytes, offsetsBytes, articlesBytes];
     if (
-      typeof version !== 'string' ||
-      !sizes.every((size) => Number.isSafeInteger(size) && size! >= 0) ||
-      offsetsBytes! % Uint32Array.BYTES_PER_ELEMENT !== 0 ||
-      textBytes! + offsetsBytes! + articlesBytes! !== info.size - tailBytes + newline
+      !sizes.every((size) => Number.isSafeInteger(size) && size >= 0) ||
+      offsetsBytes % Uint32Array.BYTES_PER_ELEMENT !== 0 ||
+      textBytes + offsetsBytes + articlesBytes !== info.size - tailBytes + newline
     ) {
       return corrupt('lengths do not match the file');
     }
     const shared: SharedCorpus = {
       version,
       ...(trailer.skipped ? { skipped: trailer.skipped } : {}),
-      text: new SharedArrayBuffer(textBytes!),
-      offsets: new SharedArrayBuffer(offsetsBytes!),
-      articles: new SharedArrayBuffer(articlesBytes!),
+      text: new SharedArrayBuffer(textBytes),
+      offsets: new SharedArrayBuffer(offsetsBytes),
+      articles: new SharedArrayBuffer(articlesBytes),
     };
     const buffers = [shared.text, shared.offsets, shared.articles].map((buffer) => new Uint8Array(buffer));
     let at = 0;
@@ -126,7 +126,7 @@ export async function readSharedCorpusFile(
       if ((await readFully(handle, buffer, at)) !== buffer.byteLength) return corrupt('truncated while read');
       at += buffer.byteLength;
     }
-    if (trailer.checksum !== checksumOf(trailer as SharedCorpusTrailer, buffers)) {
+    if (trailer.checksum !== checksumOf(trailer, buffers)) {
       return corrupt('checksum does not match the content');
     }
     return { status: 'read', shared };

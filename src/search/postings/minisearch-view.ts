@@ -10,28 +10,30 @@ import type { PostingStore } from './posting-store.ts';
 
 /**
  * One field's postings of one term, as MiniSearch reads them while scoring (`size`, `keys()` and
- * `get(doc)` in key order): two typed arrays instead of a `Map` of boxed entries.
+ * `get(doc)` in key order): two typed arrays instead of a `Map` of boxed entries. A `Map` to the
+ * compiler (MiniSearch's typings ask for one), whose own entries stay empty: the view is read-only.
  */
-class PostingList {
+class PostingList extends Map<number, number> {
   readonly #docs: Uint32Array;
   readonly #tfs: Uint16Array | Uint32Array;
   /** Where the next `get` most likely looks: MiniSearch asks for the documents in order. */
   #next = 0;
 
   constructor({ docs, tfs }: PostingRun) {
+    super();
     this.#docs = docs;
     this.#tfs = tfs;
   }
 
-  get size(): number {
+  override get size(): number {
     return this.#docs.length;
   }
 
-  keys(): IterableIterator<number> {
+  override keys(): MapIterator<number> {
     return this.#docs.values();
   }
 
-  get(doc: number): number | undefined {
+  override get(doc: number): number | undefined {
     const docs = this.#docs;
     let at = this.#next;
     if (docs[at] !== doc) {
@@ -54,15 +56,15 @@ class PostingList {
     return this.#tfs[at];
   }
 
-  has(doc: number): boolean {
+  override has(doc: number): boolean {
     return this.get(doc) !== undefined;
   }
 
-  *entries(): IterableIterator<[number, number]> {
+  override *entries(): MapIterator<[number, number]> {
     for (let i = 0; i < this.#docs.length; i++) yield [this.#docs[i]!, this.#tfs[i]!];
   }
 
-  [Symbol.iterator](): IterableIterator<[number, number]> {
+  override [Symbol.iterator](): MapIterator<[number, number]> {
     return this.entries();
   }
 }
@@ -107,28 +109,32 @@ class DerivedPostings {
 /**
  * A term's entry in a MiniSearch index: its postings by field number, made from the store the first
  * time the term is searched. Stored fields' postings are views of the store; derived ones are copies,
- * kept within the index's budget.
+ * kept within the index's budget. A `Map` to the compiler, read through `get` only.
  */
-class TermPostings {
+class TermPostings extends Map<number, PostingList> {
   #lists: (PostingList | null | undefined)[] = [];
+  readonly #fields: readonly Field[];
+  readonly #term: number;
+  readonly #derived: DerivedPostings;
 
-  constructor(
-    private readonly fields: readonly Field[],
-    private readonly term: number,
-    private readonly derived: DerivedPostings,
-  ) {}
+  constructor(fields: readonly Field[], term: number, derived: DerivedPostings) {
+    super();
+    this.#fields = fields;
+    this.#term = term;
+    this.#derived = derived;
+  }
 
-  get(field: number): PostingList | undefined {
+  override get(field: number): PostingList | undefined {
     let list = this.#lists[field];
     if (list === undefined) {
-      const { run, isDerived } = this.fields[field] ?? {};
-      const made = run?.(this.term);
+      const { run, isDerived } = this.#fields[field] ?? {};
+      const made = run?.(this.#term);
       list = made && made.docs.length > 0 ? new PostingList(made) : null;
       this.#lists[field] = list;
       const bytes = isDerived && made ? made.docs.byteLength + made.tfs.byteLength : 0;
-      this.derived.used(this, bytes);
+      this.#derived.used(this, bytes);
     } else {
-      this.derived.used(this, 0);
+      this.#derived.used(this, 0);
     }
     return list ?? undefined;
   }
@@ -137,17 +143,6 @@ class TermPostings {
   forget(): void {
     this.#lists = [];
   }
-}
-
-/** What of MiniSearch's state a view fills in; MiniSearch 7.2 keeps it in these fields. */
-interface MiniSearchState {
-  _index: object;
-  _documentCount: number;
-  _nextId: number;
-  _documentIds: unknown;
-  _idToShortId: unknown;
-  _fieldLength: unknown;
-  _avgFieldLength: number[];
 }
 
 /** A node of MiniSearch's radix tree: edges by label, and its value under the empty label. */
@@ -256,65 +251,81 @@ export interface IdList {
   at(index: number): string | undefined;
 }
 
-/** Document short ids to ids, as MiniSearch reads them (`has`, `get`). */
-class DocumentIds {
-  constructor(private readonly ids: IdList) {}
+/** Document short ids to ids, as MiniSearch reads them (`has`, `get`); a read-only `Map` to the compiler. */
+class DocumentIds extends Map<number, string> {
+  readonly #ids: IdList;
 
-  get size(): number {
-    return this.ids.length;
+  constructor(ids: IdList) {
+    super();
+    this.#ids = ids;
   }
 
-  has(doc: number): boolean {
-    return doc < this.ids.length;
+  override get size(): number {
+    return this.#ids.length;
   }
 
-  get(doc: number): string | undefined {
-    return this.ids.at(doc);
+  override has(doc: number): boolean {
+    return doc < this.#ids.length;
   }
 
-  *[Symbol.iterator](): IterableIterator<[number, string]> {
-    for (let doc = 0; doc < this.ids.length; doc++) yield [doc, this.ids.at(doc)!];
+  override get(doc: number): string | undefined {
+    return this.#ids.at(doc);
+  }
+
+  override *entries(): MapIterator<[number, string]> {
+    for (let doc = 0; doc < this.#ids.length; doc++) yield [doc, this.#ids.at(doc)!];
+  }
+
+  override [Symbol.iterator](): MapIterator<[number, string]> {
+    return this.entries();
   }
 }
 
-/** Ids to document short ids, made only if asked for: searching never does. */
-class ShortIds {
+/** Ids to document short ids, made only if asked for: searching never does. A read-only `Map` to the compiler. */
+class ShortIds extends Map<string, number> {
   #map: Map<string, number> | undefined;
+  readonly #ids: IdList;
 
-  constructor(private readonly ids: IdList) {}
+  constructor(ids: IdList) {
+    super();
+    this.#ids = ids;
+  }
 
   get #byId(): Map<string, number> {
-    this.#map ??= new Map(Array.from({ length: this.ids.length }, (_, i) => [this.ids.at(i)!, i]));
+    this.#map ??= new Map(Array.from({ length: this.#ids.length }, (_, i) => [this.#ids.at(i)!, i]));
     return this.#map;
   }
 
-  get size(): number {
-    return this.ids.length;
+  override get size(): number {
+    return this.#ids.length;
   }
 
-  has(id: string): boolean {
+  override has(id: string): boolean {
     return this.#byId.has(id);
   }
 
-  get(id: string): number | undefined {
+  override get(id: string): number | undefined {
     return this.#byId.get(id);
   }
 }
 
 /**
  * Each document's field lengths, as MiniSearch reads them (`get(doc)[field]`, read at once), over one
- * array per field: no array per document.
+ * array per field: no array per document. A read-only `Map` to the compiler.
  */
-class FieldLengths {
+class FieldLengths extends Map<number, number[]> {
   readonly #read: number[];
+  readonly #fields: readonly Uint32Array[];
 
-  constructor(private readonly fields: readonly Uint32Array[]) {
+  constructor(fields: readonly Uint32Array[]) {
+    super();
+    this.#fields = fields;
     this.#read = fields.map(() => 0);
   }
 
-  get(doc: number): number[] | undefined {
-    if (doc >= (this.fields[0]?.length ?? 0)) return undefined;
-    for (let f = 0; f < this.fields.length; f++) this.#read[f] = this.fields[f]![doc]!;
+  override get(doc: number): number[] | undefined {
+    if (doc >= (this.#fields[0]?.length ?? 0)) return undefined;
+    for (let f = 0; f < this.#fields.length; f++) this.#read[f] = this.#fields[f]![doc]!;
     return this.#read;
   }
 }
@@ -323,48 +334,51 @@ class FieldLengths {
  * A MiniSearch index over `ids` (document `i` has short id `i`) with `fields` in MiniSearch's order, for
  * the terms `terms` (ascending; term number `t` is `terms[t]`) that `holds`. It searches as one filled
  * with `add` would (same scores), but is filled without analysing a document and holds no postings
- * until a term is searched. MiniSearch has no public way to be given an index other than its own JSON,
- * which would cost a parse of every posting; hence its fields are set here.
+ * until a term is searched. MiniSearch's public way to be given an index, `loadJS`, takes every
+ * posting as an object up front; a subclass sets the protected fields `add` would fill (MiniSearch's
+ * typings name them and their types, so a version that renames one fails to compile; minisearch is
+ * pinned in package.json). Read-only: `add`, `remove` and `discard` are not for a view.
  */
-function miniSearchOver<T>(
-  options: Options<T>,
-  ids: IdList,
-  fields: readonly Field[],
-  terms: readonly string[],
-  holds: (t: number) => boolean,
-  derived: DerivedPostings,
-): MiniSearch<T> {
-  const lengths = fields.map((field) => field.lengths);
-  const index = new MiniSearch<T>(options);
-  const state = index as unknown as MiniSearchState;
-  const SearchableMap = state._index?.constructor as (new (tree: RadixNode) => object) | undefined;
-  if (
-    typeof SearchableMap !== 'function' ||
-    !(state._documentIds instanceof Map) ||
-    !(state._fieldLength instanceof Map) ||
-    !Array.isArray(state._avgFieldLength)
+class MiniSearchView<T> extends MiniSearch<T> {
+  constructor(
+    options: Options<T>,
+    ids: IdList,
+    fields: readonly Field[],
+    terms: readonly string[],
+    holds: (t: number) => boolean,
+    derived: DerivedPostings,
   ) {
-    throw new Error('minisearch-view: this MiniSearch version keeps its index differently (7.2 expected)');
+    super(options);
+    const lengths = fields.map((field) => field.lengths);
+    this._documentCount = ids.length;
+    this._nextId = ids.length;
+    this._documentIds = new DocumentIds(ids);
+    this._idToShortId = new ShortIds(ids);
+    this._fieldLength = new FieldLengths(lengths);
+    // The running mean, as MiniSearch computes it while adding: the same floating-point result.
+    this._avgFieldLength = lengths.map((field) => {
+      let mean = 0;
+      for (let i = 0; i < field.length; i++) mean = (mean * i + field[i]!) / (i + 1);
+      return mean;
+    });
+    const held: number[] = [];
+    for (let t = 0; t < terms.length; t++) if (holds(t)) held.push(t);
+    const tree = radixTree(
+      held.map((t) => terms[t]!),
+      (i) => new TermPostings(fields, held[i]!, derived),
+    );
+    this._index = this.#searchableMapOf(tree);
   }
-  state._documentCount = ids.length;
-  state._nextId = ids.length;
-  state._documentIds = new DocumentIds(ids);
-  state._idToShortId = new ShortIds(ids);
-  state._fieldLength = new FieldLengths(lengths);
-  // The running mean, as MiniSearch computes it while adding: the same floating-point result.
-  state._avgFieldLength = lengths.map((field) => {
-    let mean = 0;
-    for (let i = 0; i < field.length; i++) mean = (mean * i + field[i]!) / (i + 1);
-    return mean;
-  });
-  const held: number[] = [];
-  for (let t = 0; t < terms.length; t++) if (holds(t)) held.push(t);
-  const tree = radixTree(
-    held.map((t) => terms[t]!),
-    (i) => new TermPostings(fields, held[i]!, derived),
-  );
-  state._index = new SearchableMap(tree);
-  return index;
+
+  /**
+   * MiniSearch's own `SearchableMap` (the class of the empty one `super` made) over a tree of the shape
+   * its constructor takes (`new SearchableMap(tree)`): the typings export neither that class from the
+   * package's entry point nor the tree's type, whose leaf key ('') is branded, hence the cast.
+   */
+  #searchableMapOf(tree: RadixNode): MiniSearchView<T>['_index'] {
+    const Index = this._index.constructor as new (tree: RadixNode) => MiniSearchView<T>['_index'];
+    return new Index(tree);
+  }
 }
 
 /** The two MiniSearch indexes of an engine, over a corpus's passages and articles. */
@@ -412,7 +426,7 @@ export function indexViews<P, A>(
     title: { lengths: lengths.articleTitle, run: (t) => articleTitleRun(store, t), isDerived: false },
   });
   return {
-    passageIndex: miniSearchOver(
+    passageIndex: new MiniSearchView(
       options.passages,
       ids.passages,
       passageFields,
@@ -420,7 +434,7 @@ export function indexViews<P, A>(
       inText,
       passageDerived,
     ),
-    articleIndex: miniSearchOver(
+    articleIndex: new MiniSearchView(
       options.articles,
       ids.articles,
       articleFields,

@@ -98,13 +98,15 @@ export class PostingBuilder {
       this.#passageArticle.push(article);
     }
     this.#distinctStarts.push(this.#distinct.length);
-    // MiniSearch used to be given the neighbours' terms joined, and counted distinct terms.
+    // A passage's `context` is as long as the distinct terms of its neighbours together, as MiniSearch
+    // counts a field of their terms (the scores are those of an index filled by `add`).
     for (let i = 0; i < passages.length; i++) {
       this.#lengths.passageContext.push(this.#union(i - 1, i, i + 1, i + 2));
     }
     let articleLength = this.#union(0, passages.length);
-    // The passages' terms used to be joined with spaces: an empty passage among several left an
-    // empty token, which MiniSearch counted in the field's length.
+    // An article's text counts one term more when an empty passage stands among several, as MiniSearch
+    // counts the empty token between two spaces of the passages' terms joined: the field lengths, and so
+    // the scores, of an index filled by `add`.
     if (passages.length > 1 && passages.some((terms) => terms.length === 0)) articleLength++;
     this.#lengths.articleText.push(articleLength);
     this.#count(title, this.#articleTitle, this.#lengths.articleTitle);
