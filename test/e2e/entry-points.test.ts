@@ -221,7 +221,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     }).output;
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Registered 13 commands to guild/);
+    expect(stdout).toMatch(/^Registered 14 commands to guild/);
     const registered = discord.registered.get(
       `/applications/${ids.application}/guilds/${ids.guild}/commands`,
     ) as {
