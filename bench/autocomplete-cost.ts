@@ -12,7 +12,7 @@
  *    200 x U+FDFA). Prints both p50s and their ratio. Target: the ratio under 2.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { askBody, autocompleteBody, type TypedOption } from './http/interaction-bodies.ts';
+import { signedHeaders } from './http/signed-requests.ts';
 import { SHARED_DATA } from './lib/scale-corpus.ts';
 
 const FDFA = '\uFDFA';
@@ -100,9 +101,7 @@ function post(
   key: KeyObject,
   body: string,
 ): Promise<{ status: number; type?: number; ms: number }> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
   const bytes = Buffer.from(body);
-  const signature = sign(null, Buffer.concat([Buffer.from(timestamp), bytes]), key).toString('hex');
   const started = performance.now();
   return new Promise((resolve) => {
     const outgoing = request(
@@ -111,12 +110,7 @@ function post(
         port,
         path: '/interactions',
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': bytes.length,
-          'x-signature-ed25519': signature,
-          'x-signature-timestamp': timestamp,
-        },
+        headers: { ...signedHeaders(key, bytes), 'content-length': bytes.length },
       },
       (incoming) => {
         let text = '';

@@ -10,13 +10,15 @@
  * `--env K=V,...` adds settings (e.g. `EXTRACT_MAX_DEPTH=1000` to see the time limit end a reading).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { nestedPage } from '../test/support/nested-page.ts';
 import { askBody } from './http/interaction-bodies.ts';
+import { signedHeaders } from './http/signed-requests.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,16 +43,6 @@ const replyLimitMs = Number(values['reply-limit']) * 1000;
 const APPLICATION = '100000000000000001';
 const keys = generateKeyPairSync('ed25519');
 const publicKeyHex = keys.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
-
-function nestedPage(depth: number): string {
-  const paragraphs = [1, 2, 3, 4]
-    .map(
-      (i) =>
-        `<p>Paragraph ${i} of the report: the council met on Tuesday evening and agreed, after a long debate, to fund the repair of the harbour wall before the winter storms.</p>`,
-    )
-    .join('');
-  return `<!doctype html><html><head><title>Harbour wall to be repaired</title></head><body>${'<div>'.repeat(depth)}${paragraphs}${'</div>'.repeat(depth)}</body></html>`;
-}
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) =>
@@ -112,17 +104,7 @@ function startEndpoint(): ChildProcess {
 
 let serial = 0;
 function signed(body: string): RequestInit {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = sign(null, Buffer.from(timestamp + body), keys.privateKey).toString('hex');
-  return {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-signature-ed25519': signature,
-      'x-signature-timestamp': timestamp,
-    },
-    body,
-  };
+  return { method: 'POST', headers: signedHeaders(keys.privateKey, body), body };
 }
 
 /** `/corpus add url:` from a member with Manage Server; resolves with the reply's text and its time. */

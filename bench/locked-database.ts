@@ -6,7 +6,7 @@
  * per request and the count. `--root DIR` runs another checkout's endpoint (to measure it before a fix).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { askBody } from './http/interaction-bodies.ts';
+import { signedHeaders } from './http/signed-requests.ts';
 
 const { values } = parseArgs({
   options: { root: { type: 'string' }, rounds: { type: 'string', default: '3' } },
@@ -64,17 +65,12 @@ async function timed<T extends { status: number }>(
 async function ask(question: string): Promise<{ ms: number; status: number; answered: boolean }> {
   serial += 1;
   const body = askBody(serial, question);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = sign(null, Buffer.from(timestamp + body), keys.privateKey).toString('hex');
+  const headers = signedHeaders(keys.privateKey, body);
   return timed(
     async () => {
       const response = await fetch(`${base}/interactions`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-signature-ed25519': signature,
-          'x-signature-timestamp': timestamp,
-        },
+        headers,
         body,
       });
       const text = await response.text();

@@ -1,6 +1,7 @@
-import { type KeyObject, sign } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { request } from 'node:http';
 import { pingBody } from './interaction-bodies.ts';
+import { signedHeaders } from './signed-requests.ts';
 
 export interface PingRound {
   sent: number;
@@ -27,8 +28,6 @@ export async function sendGenuinePings(
   const round: PingRound = { sent: count, answered: 0, failures: new Map(), latenciesMs: [] };
   for (let i = 0; i < count; i++) {
     const body = Buffer.from(pingBody(1_000_000 + process.pid * 1000 + counter++));
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = sign(null, Buffer.concat([Buffer.from(timestamp), body]), key).toString('hex');
     const started = performance.now();
     const outcome = await new Promise<string>((resolve) => {
       const outgoing = request(
@@ -38,12 +37,7 @@ export async function sendGenuinePings(
           path: '/interactions',
           method: 'POST',
           agent: false,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': body.length,
-            'x-signature-ed25519': signature,
-            'x-signature-timestamp': timestamp,
-          },
+          headers: { ...signedHeaders(key, body), 'content-length': body.length },
           timeout: timeoutMs,
         },
         (incoming) => {

@@ -113,6 +113,12 @@ function forge(
   }
 }
 
+/** The headers of one genuine request signed now with Discord's key (`content-type` and the signature). */
+export function signedHeaders(key: KeyObject, body: string | Buffer): Record<string, string> {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return headers(timestamp, sign(null, concat(timestamp, Buffer.from(body)), key));
+}
+
 function concat(timestamp: string, body: Buffer): Buffer {
   return Buffer.concat([Buffer.from(timestamp), body]);
 }
