@@ -140,6 +140,19 @@ function resolvedChannels(options: Record<string, OptionValue>) {
   };
 }
 
+/**
+ * The options of a subcommand (`[subcommand]`) or of a group's subcommand (`[group, subcommand]`) as
+ * Discord nests them: a group is option type 2, a subcommand type 1, the options inside.
+ */
+function nestedOptions(
+  path: [string] | [string, string],
+  options: Record<string, OptionValue>,
+  focused?: string,
+) {
+  const leaf = { name: path.at(-1)!, type: 1, options: basicOptions(options, focused) };
+  return path.length === 2 ? [{ name: path[0], type: 2, options: [leaf] }] : [leaf];
+}
+
 /** A subcommand of a group as Discord delivers it: `/settings channels add channel:#news`. */
 export function chatInputGroup(
   name: string,
@@ -155,9 +168,7 @@ export function chatInputGroup(
       id: `cmd-${name}`,
       name,
       type: 1,
-      options: [
-        { name: group, type: 2, options: [{ name: subcommand, type: 1, options: basicOptions(options) }] },
-      ],
+      options: nestedOptions([group, subcommand], options),
       ...resolvedChannels(options),
     },
   } as APIChatInputApplicationCommandInteraction;
@@ -177,7 +188,7 @@ export function chatInputSubcommand(
       id: `cmd-${name}`,
       name,
       type: 1,
-      options: [{ name: subcommand, type: 1, options: basicOptions(options) }],
+      options: nestedOptions([subcommand], options),
       ...resolvedChannels(options),
     },
   } as APIChatInputApplicationCommandInteraction;
@@ -209,18 +220,7 @@ export function autocompleteGroup(
   return {
     ...common(sender),
     type: 4,
-    data: {
-      id: `cmd-${name}`,
-      name,
-      type: 1,
-      options: [
-        {
-          name: group,
-          type: 2,
-          options: [{ name: subcommand, type: 1, options: basicOptions(options, focused) }],
-        },
-      ],
-    },
+    data: { id: `cmd-${name}`, name, type: 1, options: nestedOptions([group, subcommand], options, focused) },
   } as APIApplicationCommandAutocompleteInteraction;
 }
 
