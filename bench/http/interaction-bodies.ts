@@ -28,15 +28,7 @@ export function askBody(n: number, question: string): string {
     version: 1,
     guild_id: GUILD,
     channel_id: CHANNEL,
-    member: {
-      user,
-      roles: [],
-      permissions: '1024',
-      joined_at: '2020-01-01T00:00:00.000Z',
-      deaf: false,
-      mute: false,
-      flags: 0,
-    },
+    member: guildMember(user),
     locale: 'en-US',
     app_permissions: '2248473465835073',
     data: {
@@ -46,6 +38,19 @@ export function askBody(n: number, question: string): string {
       options: [{ name: 'question', type: 3, value: question }],
     },
   });
+}
+
+/** A member with no roles and View Channel, as Discord sends one with a guild interaction. */
+function guildMember(user: Record<string, string | null>) {
+  return {
+    user,
+    roles: [],
+    permissions: '1024',
+    joined_at: '2020-01-01T00:00:00.000Z',
+    deaf: false,
+    mute: false,
+    flags: 0,
+  };
 }
 
 function snowflake(n: number): string {
@@ -69,15 +74,13 @@ export function autocompleteBody(n: number, userId: string, command: string, opt
     version: 1,
     guild_id: GUILD,
     channel_id: CHANNEL,
-    member: {
-      user: { id: userId, username: 'typist', discriminator: '0', global_name: null, avatar: null },
-      roles: [],
-      permissions: '1024',
-      joined_at: '2020-01-01T00:00:00.000Z',
-      deaf: false,
-      mute: false,
-      flags: 0,
-    },
+    member: guildMember({
+      id: userId,
+      username: 'typist',
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+    }),
     locale: 'en-US',
     data: {
       id: '800000000000000002',
