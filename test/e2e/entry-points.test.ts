@@ -241,6 +241,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
         'feeds',
         'gaps',
         'reload',
+        'settings',
         'sources',
         'timeline',
         'watches',
@@ -262,8 +263,8 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     });
     const { scope, registered } = await deployCommands(config);
     expect(scope).toBe('globally');
-    expect(registered).toHaveLength(13);
-    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(13);
+    expect(registered).toHaveLength(14);
+    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(14);
   });
 
   it('deployCommands without an application id says which settings it needs', async () => {

@@ -106,8 +106,8 @@ describe('the local console', () => {
   });
 
   it('answers a question, then presses "More results" and "Show context" on the reply', async () => {
-    // Buttons: 1 More results, 2 Timeline, 3 Follow up, 4 Show context 4, ...
-    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 9', '/press 4']);
+    // Buttons: 1 More results, 2 Timeline, 3 Follow up, 4 Show context 1, ... 7 Dismiss, 8-10 the stories.
+    const out = await session(ctx, ['/ask migrants Calais', '/press 1', '/press 11', '/press 4']);
     expect(out).toContain('Results 1–3');
     expect(out).toContain('Results 4–6');
     expect(out).toMatch(/\(only you can see this\)\nContext of teteghem|Context of calais/);
@@ -121,8 +121,8 @@ describe('the local console', () => {
       '/choose 2',
       '/choose 1',
       '/ask What did the mayor threaten?',
-      // Buttons: 1 More results, 2 Timeline, 3-5 Show context, 6 Dismiss, then the menu's options: 7 Teteghem, 8 Calais.
-      '/press 7',
+      // Buttons: 1 More results, 2 Timeline, 3 Follow up, 4-6 Show context, 7 Dismiss, then the menu's options: 8 Teteghem, 9 Calais.
+      '/press 8',
     ]);
     const replies = out.split(/\n(?=I found nothing|\d passages answer|The last reply)/);
     expect(replies[0]).toMatch(/^I found nothing that clearly answers this\. Closest coverage:\n/);
@@ -131,7 +131,7 @@ describe('the local console', () => {
     expect(replies[1]).toMatch(/^I found nothing that clearly answers this\. Closest coverage:\n/);
     expect(replies[1]).toContain('Your question fits several stories.');
     expect(replies[1]).toContain(
-      "[1] Which story? 1. French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain (/choose 1 or /press 7)",
+      "[1] Which story? 1. French mayor says he was threatened with a gun by 'English mafia' smuggling migrants into Britain (/choose 1 or /press 8)",
     );
     expect(replies[1]).toContain('[2] Which story? 2. The Mayor of Calais has said');
     expect(replies[2]).toMatch(/^3 passages answer your question in The Mayor of Calais has said/);
