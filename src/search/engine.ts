@@ -47,6 +47,7 @@ import {
 import { RETRIEVAL, type RetrievalSettings } from './retrieval.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
+import { asSearch, searchBegun } from './searches-in-flight.ts';
 import { answerInTime, type Found, type ReportGroup } from './time-layer.ts';
 import { readTimeWords } from './time-words.ts';
 import { orderTimeline, TIMELINE_ARTICLES, TIMELINE_DEPTH } from './timeline.ts';
@@ -304,7 +305,7 @@ export class Engine extends SearchEngine {
    * empty `results` means the corpus does not cover the question.
    */
   answer(question: string, options: AnswerOptions = {}): Answer {
-    return finish(this.answerSteps(question, options));
+    return asSearch(() => finish(this.answerSteps(question, options)));
   }
 
   /**
@@ -314,7 +315,8 @@ export class Engine extends SearchEngine {
    * timers that acknowledge an interaction before Discord's 3 seconds are up.
    */
   override answerAsync(question: string, options: AnswerOptions = {}): Promise<Answer> {
-    return finishInSlices(this.answerSteps(question, options));
+    const ended = searchBegun();
+    return finishInSlices(this.answerSteps(question, options)).finally(ended);
   }
 
   private *answerSteps(question: string, options: AnswerOptions): Steps<Answer> {
@@ -555,6 +557,10 @@ export class Engine extends SearchEngine {
    * most relevant `TIMELINE_ARTICLES` articles at most; undated ones apart (`timeline.ts`).
    */
   timeline(topic: string, options: { period?: Period } = {}): Timeline {
+    return asSearch(() => this.#timeline(topic, options));
+  }
+
+  #timeline(topic: string, options: { period?: Period }): Timeline {
     const raw = topic.slice(0, MAX_QUESTION_CHARS);
     const words = readTimeWords(raw).topic;
     const text = words === '' ? raw : words;
