@@ -10,12 +10,13 @@ import {
 import { formatValues } from '../../answering/outlet-values.ts';
 import type { QuestionReply } from '../../answering/reply-to-question.ts';
 import type { Article } from '../../corpus/article.ts';
+import { citationLine, PUBLISHER_UNKNOWN, sourceLabel } from '../../corpus/citation.ts';
 import { dateLabel } from '../../corpus/published-date.ts';
 import type { Disagreement } from '../../factcheck/outlets-differ.ts';
 import type { AnswerResult, Highlight, ReportRef, StoryChoice } from '../../search/answer.ts';
 import { markSpans } from '../../text/marked-spans.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { citationLine, code, isWebUrl } from './citation.ts';
+import { code, DISCORD_CITATION, isWebUrl } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
 import { customIds, queryFooter } from './query-state.ts';
@@ -133,15 +134,10 @@ function storiesEmbed(stories: readonly StoryChoice[]): APIEmbed {
       'Your question fits several stories. Choose one below to have it answered within that story:',
       ...stories.map(
         (story, index) =>
-          `${index + 1}. ${fitText(story.title, 200, { render: escapeText })} — ${escapeText(storySource(story))}`,
+          `${index + 1}. ${fitText(story.title, 200, { render: escapeText })} — ${escapeText(sourceLabel(story))}`,
       ),
     ].join('\n'),
   };
-}
-
-/** "BBC, 2015-08-01", or "publisher unknown, undated". */
-function storySource(story: Pick<StoryChoice, 'publisher' | 'published'>): string {
-  return `${story.publisher ?? 'publisher unknown'}, ${dateLabel(story.published)}`;
 }
 
 /**
@@ -163,7 +159,7 @@ function storyMenu(
         // Numbered as in the list above; the number is never what a cut title loses.
         label: `${index + 1}. ${fitText(story.title, Limits.selectOptionLabel - `${index + 1}. `.length)}`,
         value: story.article,
-        description: fitText(storySource(story), Limits.selectOptionLabel),
+        description: fitText(sourceLabel(story), Limits.selectOptionLabel),
       })),
   };
   return { type: ComponentType.ActionRow, components: [menu] };
@@ -205,7 +201,7 @@ function renderNoCoverage(reply: QuestionReply, scope: ReplyScope): ReplyPayload
 /** "First reported by Wire (1987-02-26) · latest: Coastal Courier (2015-08-31)". */
 function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
   const one = (ref: ReportRef) =>
-    `${escapeText(ref.publisher ?? 'publisher unknown')} (${escapeText(dateLabel(ref.published))}, ${code(ref.citation)})`;
+    `${escapeText(ref.publisher ?? PUBLISHER_UNKNOWN)} (${escapeText(dateLabel(ref.published))}, ${code(ref.citation)})`;
   return `First reported by ${one(reported.earliest)} · latest: ${one(reported.latest)}`;
 }
 
@@ -241,7 +237,7 @@ function resultEmbed(
       ? `\nAlso reported by: ${result.alsoReportedBy.slice(0, 3).map(code).join(', ')}${result.alsoReportedBy.length > 3 ? ' and others' : ''}`
       : '';
   const reported = result.reported ? `\n${reportedLine(result.reported)}` : '';
-  const cite = `\n${citationLine(result, result.citation, { title: false })}${differ}${also}${reported}`;
+  const cite = `\n${citationLine(result, DISCORD_CITATION, { title: false, citation: result.citation })}${differ}${also}${reported}`;
   const note = ` … *(cut; \`/cite ${result.citation}\` shows it all)*`;
   // One line, so the block quote holds all of it; highlight offsets follow the collapsed text.
   const single = collapseWhitespace(result.quote, result.highlights);

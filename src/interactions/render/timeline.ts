@@ -1,4 +1,5 @@
 import type { APIEmbed } from 'discord.js';
+import { PUBLISHER_UNKNOWN } from '../../corpus/citation.ts';
 import { dateLabel } from '../../corpus/published-date.ts';
 import type { Timeline, TimelineEntry } from '../../search/answer.ts';
 import type { ReplyPayload } from '../incoming.ts';
@@ -73,7 +74,7 @@ export function renderTimeline(timeline: Timeline, page: number, view: TimelineV
 function entryLine(entry: TimelineEntry, firstReport: boolean): string {
   const single = collapseWhitespace(entry.quote, entry.highlights);
   const quote = fitText(single.text, QUOTE_CHARS, { render: (part) => highlight(part, single.highlights) });
-  const outlet = escapeText(fitText(entry.publisher ?? 'publisher unknown', 60));
+  const outlet = escapeText(fitText(entry.publisher ?? PUBLISHER_UNKNOWN, 60));
   const date = entry.published === null ? '' : `**${escapeText(dateLabel(entry.published))}** · `;
   return `${date}${outlet} · “${quote}” · cite ${code(fitText(entry.citation, 120))}${firstReport ? ' · **first report**' : ''}`;
 }
