@@ -14,6 +14,7 @@ import { citationLine, PUBLISHER_UNKNOWN, sourceLabel } from '../../corpus/citat
 import { dateLabel } from '../../corpus/published-date.ts';
 import type { Disagreement } from '../../factcheck/outlets-differ.ts';
 import type { AnswerResult, Highlight, ReportRef, StoryChoice } from '../../search/answer.ts';
+import type { Period } from '../../search/period.ts';
 import { markSpans } from '../../text/marked-spans.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { code, DISCORD_CITATION, isWebUrl } from './citation.ts';
@@ -23,14 +24,11 @@ import { customIds, queryFooter } from './query-state.ts';
 import { fitText } from './truncate.ts';
 
 /** How a reply was asked for, to label it and to build its buttons (the question is the reply's). */
-export interface ReplyScope {
+export interface ReplyScope extends Period {
   limit: number;
   offset: number;
   /** The article the answer was limited to (`/ask source:`, a chosen story), if any. */
   source: Pick<Article, 'id' | 'title'> | null;
-  /** The publication period the answer was limited to, as written (`/ask since:` / `until:`). */
-  since?: string;
-  until?: string;
   /** The outlets the answer was limited to (a channel's, or `/ask source:` naming one); empty: all. */
   outlets?: readonly string[];
   /**
@@ -209,20 +207,17 @@ function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
  * The outlets and period an answer was limited to, in words: ` from Wire`, ` among articles published
  * from 2003 to 2004`, both, or nothing.
  */
-function periodScope({
-  since,
-  until,
-  outlets,
-}: {
-  since?: string;
-  until?: string;
-  outlets?: readonly string[];
-}): string {
+function periodScope({ outlets, ...period }: Period & { outlets?: readonly string[] }): string {
+  const from = outlets?.length ? ` from ${fitText(outlets.join(', '), 300, { render: escapeText })}` : '';
+  return `${from}${periodWords(period)}`;
+}
+
+/** The period a reply was limited to, as written: ` among articles published from 2003 to 2004`, or nothing. */
+export function periodWords({ since, until }: Period): string {
   const words = [since ? `from ${since}` : '', until ? `${since ? 'to' : 'until'} ${until}` : '']
     .filter(Boolean)
     .join(' ');
-  const from = outlets?.length ? ` from ${fitText(outlets.join(', '), 300, { render: escapeText })}` : '';
-  return `${from}${words ? ` among articles published ${escapeText(words)}` : ''}`;
+  return words ? ` among articles published ${escapeText(words)}` : '';
 }
 
 function resultEmbed(
@@ -242,7 +237,7 @@ function resultEmbed(
   // One line, so the block quote holds all of it; highlight offsets follow the collapsed text.
   const single = collapseWhitespace(result.quote, result.highlights);
   const quote = fitText(single.text, Math.max(40, Math.min(QUOTE_BUDGET, budget - cite.length - 2)), {
-    render: (part) => highlight(part, single.highlights),
+    render: (part) => boldHighlights(part, single.highlights),
     note: note.length < 200 ? note : ' …',
   });
   const embed: APIEmbed = {
@@ -264,7 +259,7 @@ export function outletsDifferLine(disagreement: Disagreement): string {
 }
 
 /** The quote, escaped, with each highlighted span in bold (clipped to the text given, merged where they touch). */
-export function highlight(text: string, highlights: readonly Highlight[]): string {
+export function boldHighlights(text: string, highlights: readonly Highlight[]): string {
   return markSpans(text, highlights, {
     plain: escapeText,
     // Bold needs no leading or trailing space inside the markers to render.

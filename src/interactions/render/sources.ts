@@ -8,6 +8,7 @@ import {
 } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
 import { sourceLabel } from '../../corpus/citation.ts';
+import type { Period } from '../../search/period.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { code } from './citation.ts';
 import { escapeText, stripZeroWidth } from './escape.ts';
@@ -19,10 +20,8 @@ import { fitText } from './truncate.ts';
 export const SOURCES_PER_PAGE = 10;
 
 /** How a `/sources` listing is ordered and narrowed; kept in its footer for the page buttons. */
-export interface SourcesView {
+export interface SourcesView extends Period {
   order?: 'newest' | 'oldest';
-  since?: string;
-  until?: string;
 }
 
 const VIEW_LINES = { order: 'Order: ', since: 'Since: ', until: 'Until: ' } as const;
