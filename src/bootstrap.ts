@@ -9,6 +9,7 @@ import { openFeeds } from './feeds/start-feeds.ts';
 import { type ServiceHealth, serviceHealth } from './health.ts';
 import type { AnyCommand } from './interactions/command.ts';
 import { createDispatchContext } from './interactions/context.ts';
+import { DigestScheduler } from './interactions/digests.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
 import type { ThreadsView } from './interactions/library-view.ts';
 import type { RateLimiter } from './interactions/rate-limiter.ts';
@@ -31,6 +32,8 @@ export interface Bootstrapped {
    * without coverage, watches. Stop it last.
    */
   records: RunningCommunity;
+  /** Sends `/digest`s at their times (checked every 30 s); undefined when nothing is stored. */
+  digests: DigestScheduler | undefined;
   /** What replicas share through Redis (REDIS_URL); undefined without it. Close it after the records. */
   replicas: Replicas | undefined;
   /** The records' database and Redis as they are now, and whether this replica serves the announced corpus. */
@@ -64,6 +67,8 @@ export async function bootstrap(options: {
   announce?: (line: string) => void;
   /** See `DispatchContext.deferAfterMs`. @default 2000 */
   deferAfterMs?: number;
+  /** The clock of commands and digests, for tests. @default Date.now */
+  now?: () => number;
 }): Promise<Bootstrapped> {
   const { config, logger, progress } = options;
   // Before the corpus is first read: every read of it, on any thread, applies the configured limits.
@@ -71,12 +76,23 @@ export async function bootstrap(options: {
   const { library, lifecycle } = await openLibrary({ config, logger, progress });
   const feeds = await openFeeds({ library, lifecycle, config, logger });
   // Votes, questions without coverage and watched questions (DATA_DIR); answers go on without it.
-  const records = startCommunity({
+  const community = startCommunity({
     config,
     logger,
     ...(options.poster ? { poster: options.poster } : {}),
     onReloaded: (listener) => lifecycle.onReloaded(listener),
   });
+  const now = options.now ?? Date.now;
+  const digests = startDigests(community, { library, lifecycle, logger, now, poster: options.poster });
+  const records: RunningCommunity = digests
+    ? {
+        ...community,
+        stop: async () => {
+          digests.stop();
+          await community.stop();
+        },
+      }
+    : community;
   // Rate limits, replays, reloads and the feed poller shared by every replica (REDIS_URL).
   const replicas = replicasFor(config, logger);
   const health = () =>
@@ -99,6 +115,7 @@ export async function bootstrap(options: {
     health,
     ...(replicas ? { shareRateLimit: (local: RateLimiter) => replicas.rateLimiter(local) } : {}),
     ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
+    ...(options.now ? { now: options.now } : {}),
     ...(options.threads ? { threads: options.threads } : {}),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
@@ -107,6 +124,7 @@ export async function bootstrap(options: {
     lifecycle,
     ctx,
     records,
+    digests: digests?.scheduler,
     replicas,
     health,
     async startLifecycle(client) {
@@ -124,6 +142,42 @@ export async function bootstrap(options: {
       });
       replicas?.announceReloads(library, lifecycle);
       return running;
+    },
+  };
+}
+
+/**
+ * Digests, with the community records: the arrival of every article served (now, and after each
+ * reload), and the checks that send each digest at its time.
+ */
+function startDigests(
+  community: RunningCommunity,
+  options: {
+    library: Library;
+    lifecycle: CorpusLifecycle;
+    logger: Logger;
+    now: () => number;
+    poster: ChannelPoster | undefined;
+  },
+): { scheduler: DigestScheduler; stop: () => void } | undefined {
+  const keeper = community.keeper;
+  if (!keeper) return undefined;
+  const scheduler = new DigestScheduler({
+    store: keeper.store,
+    library: options.library,
+    logger: options.logger,
+    now: () => new Date(options.now()),
+    record: keeper.write.bind(keeper),
+    ...(options.poster ? { poster: options.poster } : {}),
+  });
+  scheduler.recordArrivals(options.library.engine);
+  const unsubscribe = options.lifecycle.onReloaded((engine) => scheduler.recordArrivals(engine));
+  const stopChecks = scheduler.start();
+  return {
+    scheduler,
+    stop: () => {
+      stopChecks();
+      unsubscribe();
     },
   };
 }
