@@ -7,7 +7,8 @@ import {
   latestOccurrence,
   wallClockText,
 } from '../digests/schedule.ts';
-import { storiesOf } from '../digests/stories.ts';
+import { type DigestStory, storiesOf } from '../digests/stories.ts';
+import { type Disagreement, disagreementsOf } from '../factcheck/outlets-differ.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { EngineView, LibraryView } from './library-view.ts';
@@ -31,7 +32,7 @@ export function scheduleOf(digest: Digest): DigestSchedule {
  */
 export async function digestPage(options: {
   store: Pick<RecordStore, 'digests'>;
-  engine: Pick<EngineView, 'article'>;
+  engine: Pick<EngineView, 'article' | 'passage'>;
   digest: Digest;
   after: number;
   until: number;
@@ -45,12 +46,37 @@ export async function digestPage(options: {
   return renderDigestPage({
     digest,
     schedule: describeSchedule(scheduleOf(digest)),
-    stories,
+    stories: stories.map((story) => ({ ...story, disagreements: disagreementsIn(story, engine) })),
     offset: options.offset,
     after,
     until,
     since: wallClockText(digest.timeZone, after),
   });
+}
+
+/**
+ * Where a story's outlets give a number, date or name differently in their opening paragraphs: the
+ * lead's first paragraph aligned with the others', as an answer's grouped reports are
+ * (`src/factcheck/outlets-differ.ts`).
+ */
+function disagreementsIn(
+  story: DigestStory,
+  engine: Pick<EngineView, 'article' | 'passage'>,
+): Disagreement[] {
+  if (story.outlets.length < 2) return [];
+  const [lead, ...others] = story.articles.map((article) => engine.article(article.id));
+  const first = lead?.passages[0];
+  if (!lead || !first) return [];
+  return disagreementsOf(
+    {
+      citation: first.id,
+      quote: first.text,
+      alsoReportedBy: others.flatMap((article) => (article?.passages[0] ? [article.passages[0].id] : [])),
+      publisher: lead.publisher,
+      title: lead.title,
+    },
+    engine,
+  );
 }
 
 /** How often digests are checked: a digest goes out within this of its time. */

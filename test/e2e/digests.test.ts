@@ -166,6 +166,9 @@ describe('GIVEN the bot with its community database and a test clock, a moderato
     const [first, second] = embed?.fields ?? [];
     expect(first?.name).toBe('1. Belgian operator buys Gravelines container terminal');
     expect(first?.value).toContain('Reported by 3 outlets.');
+    // The openings disagree on the day, as an answer grouping these reports says (src/factcheck/outlets-differ.ts).
+    expect(first?.value).toContain('**Outlets differ** on a date: Monday (Wire `port-sale-wire#1`');
+    expect(first?.value).toContain('Thursday (Harbour Gazette `port-sale-gazette#1`)');
     for (const id of ['port-sale-wire', 'port-sale-courier', 'port-sale-gazette'])
       expect(first?.value).toContain(id);
     expect(second?.name).toBe('2. Gravelines harbour board and dockers agree to talks');

@@ -2,7 +2,9 @@ import { type APIEmbed, type APIEmbedField, ButtonStyle, ComponentType } from 'd
 import type { Digest } from '../../community/digests.ts';
 import { dateLabel } from '../../corpus/published-date.ts';
 import type { DigestStory } from '../../digests/stories.ts';
+import type { Disagreement } from '../../factcheck/outlets-differ.ts';
 import type { ReplyPayload } from '../incoming.ts';
+import { outletsDifferLine } from './answer.ts';
 import { code, isWebUrl, safeUrl } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { channelMention } from './settings.ts';
@@ -25,8 +27,8 @@ export interface DigestPage {
   digest: Pick<Digest, 'id' | 'topic' | 'outlets' | 'timeZone'>;
   /** The schedule in words, "every day at 18:00 (UTC)". */
   schedule: string;
-  /** Every story of the period, top first. */
-  stories: readonly DigestStory[];
+  /** Every story of the period, top first, with where its outlets' openings differ. */
+  stories: readonly (DigestStory & { disagreements: readonly Disagreement[] })[];
   /** The first story of this page (0-based). */
   offset: number;
   /** The period, ms: after `after`, up to and including `until`. */
@@ -64,7 +66,7 @@ export function renderDigestPage(page: DigestPage): ReplyPayload {
   const fields: APIEmbedField[] = [];
   let next = page.offset;
   while (next < page.stories.length && fields.length < STORIES_PER_PAGE) {
-    const field = storyField(page.stories[next] as DigestStory, next + 1);
+    const field = storyField(page.stories[next] as DigestPage['stories'][number], next + 1);
     const size = field.name.length + field.value.length;
     if (fields.length > 0 && used + size > EMBED_BUDGET) break;
     fields.push(field);
@@ -95,8 +97,11 @@ export function renderDigestPage(page: DigestPage): ReplyPayload {
   };
 }
 
-/** A story as one field: its headline, the lead's opening, and the outlets' articles. */
-function storyField(story: DigestStory, rank: number): APIEmbedField {
+/** A story as one field: its headline, the lead's opening, where outlets differ, and the outlets' articles. */
+function storyField(
+  story: DigestStory & { disagreements: readonly Disagreement[] },
+  rank: number,
+): APIEmbedField {
   const lines = story.articles.slice(0, ARTICLES_LISTED).map((article) => {
     const title = escapeText(fitText(article.title, 120));
     const named = article.url && isWebUrl(article.url) ? `[${title}](<${safeUrl(article.url)}>)` : title;
@@ -107,9 +112,10 @@ function storyField(story: DigestStory, rank: number): APIEmbedField {
   if (others > 0) lines.push(`and ${count(others, 'more article')}`);
   const reported = story.outlets.length > 1 ? `Reported by ${story.outlets.length} outlets.\n` : '';
   const lede = story.lead.lede ? `${escapeText(fitText(story.lead.lede, LEDE_CHARS))}\n` : '';
+  const differ = story.disagreements.map((d) => `${outletsDifferLine(d)}\n`).join('');
   return {
     name: fitText(`${rank}. ${story.lead.title}`, 256),
-    value: fitText(`${reported}${lede}${lines.join('\n')}`, 1_024),
+    value: fitText(`${reported}${lede}${differ}${lines.join('\n')}`, 1_024),
   };
 }
 
