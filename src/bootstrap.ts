@@ -9,7 +9,7 @@ import { openFeeds } from './feeds/start-feeds.ts';
 import { type ServiceHealth, serviceHealth } from './health.ts';
 import type { AnyCommand } from './interactions/command.ts';
 import { createDispatchContext } from './interactions/context.ts';
-import { DigestScheduler } from './interactions/digests.ts';
+import { type DigestScheduler, startDigests } from './interactions/digests.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
 import type { ThreadsView } from './interactions/library-view.ts';
 import type { RateLimiter } from './interactions/rate-limiter.ts';
@@ -83,16 +83,22 @@ export async function bootstrap(options: {
     onReloaded: (listener) => lifecycle.onReloaded(listener),
   });
   const now = options.now ?? Date.now;
-  const digests = startDigests(community, { library, lifecycle, logger, now, poster: options.poster });
-  const records: RunningCommunity = digests
-    ? {
-        ...community,
-        stop: async () => {
-          digests.stop();
-          await community.stop();
-        },
-      }
-    : community;
+  // Digests at their times, and what is new for them: each article's arrival (DATA_DIR).
+  const digests = startDigests({
+    keeper: community.keeper,
+    library,
+    lifecycle,
+    logger,
+    now,
+    poster: options.poster,
+  });
+  const records: RunningCommunity = {
+    ...community,
+    stop: async () => {
+      digests?.stop();
+      await community.stop();
+    },
+  };
   // Rate limits, replays, reloads and the feed poller shared by every replica (REDIS_URL).
   const replicas = replicasFor(config, logger);
   const health = () =>
@@ -142,42 +148,6 @@ export async function bootstrap(options: {
       });
       replicas?.announceReloads(library, lifecycle);
       return running;
-    },
-  };
-}
-
-/**
- * Digests, with the community records: the arrival of every article served (now, and after each
- * reload), and the checks that send each digest at its time.
- */
-function startDigests(
-  community: RunningCommunity,
-  options: {
-    library: Library;
-    lifecycle: CorpusLifecycle;
-    logger: Logger;
-    now: () => number;
-    poster: ChannelPoster | undefined;
-  },
-): { scheduler: DigestScheduler; stop: () => void } | undefined {
-  const keeper = community.keeper;
-  if (!keeper) return undefined;
-  const scheduler = new DigestScheduler({
-    store: keeper.store,
-    library: options.library,
-    logger: options.logger,
-    now: () => new Date(options.now()),
-    record: keeper.write.bind(keeper),
-    ...(options.poster ? { poster: options.poster } : {}),
-  });
-  scheduler.recordArrivals(options.library.engine);
-  const unsubscribe = options.lifecycle.onReloaded((engine) => scheduler.recordArrivals(engine));
-  const stopChecks = scheduler.start();
-  return {
-    scheduler,
-    stop: () => {
-      stopChecks();
-      unsubscribe();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Digest } from '../community/digests.ts';
+import type { RecordKeeper } from '../community/record-keeper.ts';
 import type { RecordStore } from '../community/record-store.ts';
 import type { Article } from '../corpus/article.ts';
 import {
@@ -206,4 +207,38 @@ export class DigestScheduler {
     this.#logger.info('digest sent', where);
     return true;
   }
+}
+
+/**
+ * Digests beside the community records, for start-up: records the arrival of every article served
+ * (now, and after each reload) and checks the digests every 30 s. Undefined when nothing is stored.
+ */
+export function startDigests(options: {
+  keeper: RecordKeeper | undefined;
+  library: LibraryView;
+  lifecycle: { onReloaded(listener: (engine: EngineView) => void): () => void };
+  logger: Logger;
+  now: () => number;
+  poster: ChannelPoster | undefined;
+}): { scheduler: DigestScheduler; stop: () => void } | undefined {
+  const { keeper } = options;
+  if (!keeper) return undefined;
+  const scheduler = new DigestScheduler({
+    store: keeper.store,
+    library: options.library,
+    logger: options.logger,
+    now: () => new Date(options.now()),
+    record: keeper.write.bind(keeper),
+    ...(options.poster ? { poster: options.poster } : {}),
+  });
+  scheduler.recordArrivals(options.library.engine);
+  const unsubscribe = options.lifecycle.onReloaded((engine) => scheduler.recordArrivals(engine));
+  const stopChecks = scheduler.start();
+  return {
+    scheduler,
+    stop: () => {
+      stopChecks();
+      unsubscribe();
+    },
+  };
 }
