@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payloadViolations } from '../../src/interactions/render/payload.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import {
+  autocomplete,
   button,
   ChannelRef,
   chatInput,
@@ -131,6 +132,16 @@ describe('GIVEN the bot with its community database and a test clock, a moderato
     const byMember = await digest('add', { channel: news, every: 'day', at: '18:00' }, member);
     expect(byMember.content).toBe('Only moderators can use `/digest`: it needs a moderator role.');
     expect(String((await digest('list', {})).content)).toContain('This server has no digests.');
+  });
+
+  it('outlets are autocompleted one after another: the names already chosen are kept before the one typed', async () => {
+    const raw = autocomplete('digest', { outlets: 'Harbour Gazette, coast' }, 'outlets', moderator);
+    // `/digest add`'s options arrive inside its subcommand, as Discord nests them.
+    raw.data.options = [{ name: 'add', type: 1, options: raw.data.options }] as typeof raw.data.options;
+    const { data } = await harness.discord.interact(raw).final();
+    expect(data.choices).toEqual([
+      { name: 'Harbour Gazette, Coastal Courier', value: 'Harbour Gazette, Coastal Courier' },
+    ]);
   });
 
   it('/digest add stores it with its zone and says when it is next sent; /digest list shows it', async () => {
