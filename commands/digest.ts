@@ -12,7 +12,7 @@ import {
 } from '../src/digests/schedule.ts';
 import type { Command, CommandContext } from '../src/interactions/command.ts';
 import { digestPage, scheduleOf } from '../src/interactions/digests.ts';
-import { staleButton, UserError } from '../src/interactions/errors.ts';
+import { UserError } from '../src/interactions/errors.ts';
 import { available, writing } from '../src/interactions/feedback.ts';
 import { renderDigestList } from '../src/interactions/render/digest.ts';
 import { escapeText } from '../src/interactions/render/escape.ts';
@@ -175,7 +175,7 @@ export default {
           Number(args[3]),
         ];
         if (![id, after, until, offset].every(Number.isSafeInteger))
-          throw staleButton('wait for the next digest');
+          throw new UserError('stale-button', 'This button no longer works; the next digest brings its own.');
         const page = await writing(ctx, async (store) => {
           const digest = await store.digests.get(id);
           if (!digest) return 'removed' as const;
