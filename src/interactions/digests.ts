@@ -8,7 +8,7 @@ import {
   latestOccurrence,
   wallClockText,
 } from '../digests/schedule.ts';
-import { type DigestStory, storiesOf } from '../digests/stories.ts';
+import { type DigestStory, matchesFilter, storiesOf } from '../digests/stories.ts';
 import { type Disagreement, disagreementsOf } from '../factcheck/outlets-differ.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ReplyPayload } from './incoming.ts';
@@ -28,6 +28,12 @@ export function scheduleOf(digest: Digest): DigestSchedule {
 }
 
 /**
+ * The most new articles one digest groups, the latest arrived: grouping compares every pair, and a
+ * period of a few hundred articles is more than a message's pages are read for.
+ */
+export const MAX_DIGEST_ARTICLES = 500;
+
+/**
  * One page of a digest's period, from the articles that arrived in it and the corpus served now (an
  * article removed since is left out); undefined when none of them is one the digest takes.
  */
@@ -41,8 +47,12 @@ export async function digestPage(options: {
 }): Promise<ReplyPayload | undefined> {
   const { digest, after, until, engine } = options;
   const ids = await options.store.digests.arrivedBetween(after, until);
-  const articles = ids.map((id) => engine.article(id)).filter((a): a is Article => a !== undefined);
-  const stories = storiesOf(articles, { topic: digest.topic, outlets: digest.outlets });
+  const filter = { topic: digest.topic, outlets: digest.outlets };
+  const articles = ids
+    .map((id) => engine.article(id))
+    .filter((a): a is Article => a !== undefined && matchesFilter(a, filter))
+    .slice(-MAX_DIGEST_ARTICLES);
+  const stories = storiesOf(articles);
   if (stories.length === 0 || options.offset >= stories.length) return undefined;
   return renderDigestPage({
     digest,
