@@ -43,6 +43,14 @@ describe('digest schedules', () => {
       '2026-03-08T12:00:00.000Z',
     );
     expect(wallClockText('Europe/Paris', Date.parse('2026-06-01T16:00:00Z'))).toBe('2026-06-01 18:00');
+    // 02:30 does not exist in Paris on 29 March 2026 (clocks go from 02:00 to 03:00): an hour later, once.
+    const skipped = nextOccurrence(daily('Europe/Paris', '02:30'), new Date('2026-03-28T23:00:00Z'));
+    expect(iso(skipped)).toBe('2026-03-29T01:30:00.000Z');
+    expect(wallClockText('Europe/Paris', skipped)).toBe('2026-03-29 03:30');
+    // 02:30 happens twice on 25 October 2026: the digest comes once.
+    const twice = daily('Europe/Paris', '02:30');
+    const first = nextOccurrence(twice, new Date('2026-10-24T23:00:00Z'));
+    expect(nextOccurrence(twice, new Date(first)) - first).toBeGreaterThan(20 * 60 * 60_000);
   });
 
   it('a weekly digest comes on its weekday only', () => {
