@@ -75,7 +75,8 @@ module.exports = {
       from: { path: '^src/(interactions/render/|cli/render-)' },
       to: {
         path: '^src/(search|factcheck)/',
-        pathNot: '^src/(search/answer|factcheck/(check-quote|correction|outlets-differ|verdict))\\.ts$',
+        pathNot:
+          '^src/(search/(answer|period)|factcheck/(check-quote|correction|outlets-differ|verdict))\\.ts$',
       },
     },
     {

@@ -1,5 +1,6 @@
 import { type APIEmbed, type APIEmbedField, ButtonStyle, ComponentType } from 'discord.js';
 import type { Digest } from '../../community/digests.ts';
+import { PUBLISHER_UNKNOWN } from '../../corpus/citation.ts';
 import { dateLabel } from '../../corpus/published-date.ts';
 import type { DigestStory } from '../../digests/stories.ts';
 import type { Disagreement } from '../../factcheck/outlets-differ.ts';
@@ -105,7 +106,7 @@ function storyField(
   const lines = story.articles.slice(0, ARTICLES_LISTED).map((article) => {
     const title = escapeText(fitText(article.title, 120));
     const named = article.url && isWebUrl(article.url) ? `[${title}](<${safeUrl(article.url)}>)` : title;
-    const outlet = article.publisher ? escapeText(article.publisher) : 'publisher unknown';
+    const outlet = escapeText(article.publisher || PUBLISHER_UNKNOWN);
     return `• ${outlet}: ${named}, ${escapeText(dateLabel(article.published))} · ${code(article.id)}`;
   });
   const others = story.articles.length - ARTICLES_LISTED;
