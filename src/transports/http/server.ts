@@ -309,9 +309,13 @@ class InteractionEndpoint {
     const socket = request.socket;
     const earlier = this.#admissions.get(socket) ?? Promise.resolve(true);
     const admission = earlier.then((open) => (open ? admitRequest(request, this.#admission) : undefined));
+    // An admission that failed (the caller answers 500) admits nothing more on this connection.
     this.#admissions.set(
       socket,
-      admission.then((admitted) => admitted?.admitted === true),
+      admission.then(
+        (admitted) => admitted?.admitted === true,
+        () => false,
+      ),
     );
     const admitted = await admission;
     if (admitted === undefined) {
