@@ -8,8 +8,9 @@ const skipSharedData = !sharedDataPresent && !inCi;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // One line saying why the tests of several hosts are skipped where PostgreSQL or Redis is missing.
-    globalSetup: ['test/support/servers-setup.ts'],
+    // One line saying why the tests of several hosts are skipped where PostgreSQL or Redis is missing;
+    // a failed run if a test wrote the bot's default .data/ or .cache/ into the checkout.
+    globalSetup: ['test/support/servers-setup.ts', 'test/support/checkout-untouched.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     tags: [
