@@ -124,7 +124,7 @@ describe('the examples of the README and docs/, run', () => {
 
   it('there are examples on every page that has commands to show', () => {
     expect(new Set(EXAMPLES.map((example) => example.page))).toEqual(
-      new Set(['README.md', 'docs/operations.md', 'docs/quality.md']),
+      new Set(['README.md', 'docs/follow-ups.md', 'docs/operations.md', 'docs/quality.md']),
     );
   });
 
