@@ -40,6 +40,16 @@ module.exports = {
       },
     },
     {
+      name: 'digests-know-no-discord',
+      severity: 'error',
+      comment:
+        "src/digests/ says when a digest is due and what goes in it: it reads src/search/'s word analysis and same-fact test and src/corpus/'s types, and knows nothing of Discord, the database, commands or transports (src/interactions/digests.ts sends them).",
+      from: { path: '^src/digests/' },
+      to: {
+        path: '^(src/(lifecycle|corpus-editing|interactions|transports|feeds|community|import|chart|web|cli|answering|followups)/|commands/|node_modules/discord)',
+      },
+    },
+    {
       name: 'charts-know-no-discord',
       severity: 'error',
       comment:
@@ -65,7 +75,8 @@ module.exports = {
       from: { path: '^src/(interactions/render/|cli/render-)' },
       to: {
         path: '^src/(search|factcheck)/',
-        pathNot: '^src/(search/answer|factcheck/(check-quote|correction|outlets-differ|verdict))\\.ts$',
+        pathNot:
+          '^src/(search/(answer|period)|factcheck/(check-quote|correction|outlets-differ|verdict))\\.ts$',
       },
     },
     {

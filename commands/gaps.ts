@@ -50,7 +50,7 @@ export default {
             days: z.coerce.number().int().min(1).max(MAX_DAYS),
           })
           .safeParse({ page, days });
-        if (!parsed.success) throw staleButton('run /gaps');
+        if (!parsed.success) throw staleButton('run /gaps again');
         const where = inGuild(interaction);
         const report = await writing(ctx, (store) =>
           buildGapsReport(store, { now: ctx.now(), days: parsed.data.days, ...where }),

@@ -5,6 +5,7 @@ import checkQuote from './check-quote.ts';
 import checkQuoteMessage from './check-quote-message.ts';
 import cite from './cite.ts';
 import corpus from './corpus.ts';
+import digest from './digest.ts';
 import feeds from './feeds.ts';
 import findCoverage from './find-coverage.ts';
 import gaps from './gaps.ts';
@@ -33,4 +34,5 @@ export const commands: readonly AnyCommand[] = [
   feeds,
   gaps,
   settings,
+  digest,
 ];

@@ -71,7 +71,7 @@ export default {
     'sources:page': {
       async execute(ctx, [page = '', ...query], press) {
         const target = Number.parseInt(page, 10);
-        if (!Number.isInteger(target) || target < 0) throw staleButton('run /sources');
+        if (!Number.isInteger(target) || target < 0) throw staleButton('run /sources again');
         const text = query.join(':').slice(0, MAX_QUERY_LENGTH);
         const view = readSourcesView(press.message.embeds);
         const engine = ctx.library.engine;

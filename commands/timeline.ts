@@ -61,7 +61,7 @@ export default {
       async execute(ctx, [page = ''], press) {
         const state = readTimelineState(press.message.embeds);
         const target = Number.parseInt(page, 10);
-        if (!state || !Number.isInteger(target) || target < 0) throw staleButton('run /timeline');
+        if (!state || !Number.isInteger(target) || target < 0) throw staleButton('run /timeline again');
         const shown = await showTimeline(ctx.library.engine, { ...state, page: target }, ctx);
         const asker = askerOf(press.message);
         return { update: asker ? withDismiss(shown, asker) : shown };

@@ -27,7 +27,7 @@ export default {
       async execute(ctx, [id = ''], interaction) {
         const { perMember } = available(ctx).store.watches;
         const watchId = Number.parseInt(id, 10);
-        if (!Number.isInteger(watchId)) throw staleButton('run /watches');
+        if (!Number.isInteger(watchId)) throw staleButton('run /watches again');
         const cancelled = await writing(ctx, (store) => store.watches.cancel(watchId, interaction.userId));
         const rest = renderWatches(
           await writing(ctx, (store) => store.watches.of(interaction.userId, ctx.now())),

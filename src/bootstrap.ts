@@ -9,6 +9,7 @@ import { openFeeds } from './feeds/start-feeds.ts';
 import { type ServiceHealth, serviceHealth } from './health.ts';
 import type { AnyCommand } from './interactions/command.ts';
 import { createDispatchContext } from './interactions/context.ts';
+import { type DigestScheduler, startDigests } from './interactions/digests.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
 import type { ThreadsView } from './interactions/library-view.ts';
 import type { RateLimiter } from './interactions/rate-limiter.ts';
@@ -31,6 +32,8 @@ export interface Bootstrapped {
    * without coverage, watches. Stop it last.
    */
   records: RunningCommunity;
+  /** Sends `/digest`s at their times (checked every 30 s); undefined when nothing is stored. */
+  digests: DigestScheduler | undefined;
   /** What replicas share through Redis (REDIS_URL); undefined without it. Close it after the records. */
   replicas: Replicas | undefined;
   /** The records' database and Redis as they are now, and whether this replica serves the announced corpus. */
@@ -64,6 +67,8 @@ export async function bootstrap(options: {
   announce?: (line: string) => void;
   /** See `DispatchContext.deferAfterMs`. @default 2000 */
   deferAfterMs?: number;
+  /** The clock of commands and digests, for tests. @default Date.now */
+  now?: () => number;
 }): Promise<Bootstrapped> {
   const { config, logger, progress } = options;
   // Before the corpus is first read: every read of it, on any thread, applies the configured limits.
@@ -71,12 +76,29 @@ export async function bootstrap(options: {
   const { library, lifecycle } = await openLibrary({ config, logger, progress });
   const feeds = await openFeeds({ library, lifecycle, config, logger });
   // Votes, questions without coverage and watched questions (DATA_DIR); answers go on without it.
-  const records = startCommunity({
+  const community = startCommunity({
     config,
     logger,
     ...(options.poster ? { poster: options.poster } : {}),
     onReloaded: (listener) => lifecycle.onReloaded(listener),
   });
+  const now = options.now ?? Date.now;
+  // Digests at their times, and what is new for them: each article's arrival (DATA_DIR).
+  const digests = startDigests({
+    keeper: community.keeper,
+    library,
+    lifecycle,
+    logger,
+    now,
+    poster: options.poster,
+  });
+  const records: RunningCommunity = {
+    ...community,
+    stop: async () => {
+      digests?.stop();
+      await community.stop();
+    },
+  };
   // Rate limits, replays, reloads and the feed poller shared by every replica (REDIS_URL).
   const replicas = replicasFor(config, logger);
   const health = () =>
@@ -99,6 +121,7 @@ export async function bootstrap(options: {
     health,
     ...(replicas ? { shareRateLimit: (local: RateLimiter) => replicas.rateLimiter(local) } : {}),
     ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
+    ...(options.now ? { now: options.now } : {}),
     ...(options.threads ? { threads: options.threads } : {}),
   });
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error }));
@@ -107,6 +130,7 @@ export async function bootstrap(options: {
     lifecycle,
     ctx,
     records,
+    digests: digests?.scheduler,
     replicas,
     health,
     async startLifecycle(client) {

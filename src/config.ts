@@ -1,5 +1,6 @@
 import 'dotenv/config';
 import { z } from 'zod';
+import { knownTimeZone } from './digests/schedule.ts';
 
 /** A comma-separated list in one variable, e.g. `MODERATOR_ROLE_IDS=123,456`. */
 const idList = z
@@ -102,6 +103,18 @@ export const EnvSchema = z.object({
   FETCH_ALLOW_PRIVATE: boolean,
   /** Minutes between two polls of each feed (`/feeds`); a failing feed waits longer, up to a day. */
   FEED_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /**
+   * The time zone `/digest add` times are in unless a digest names its own (`timezone:`): an IANA name
+   * such as `Europe/Paris`, as Intl knows them.
+   */
+  DIGEST_TIME_ZONE: z
+    .string()
+    .default('UTC')
+    .transform((name, context) => {
+      const known = knownTimeZone(name);
+      if (known === undefined) context.addIssue({ code: 'custom', message: 'unknown time zone' });
+      return known ?? name;
+    }),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /**
    * Log the text members type (questions, quotes, topics) in full. Off, a log line gives each text
@@ -177,6 +190,7 @@ const ALLOWED: Partial<Record<keyof Config, string>> = {
   WATCH_CORPUS: 'true or false',
   SHARDS: 'auto or a whole number from 1 to 64',
   LOG_LEVEL: 'debug, info, warn or error',
+  DIGEST_TIME_ZONE: 'a time zone name such as UTC, Europe/Paris or America/New_York',
   DATABASE_URL: 'a PostgreSQL URL such as postgres://newsdesk:secret@db:5432/newsdesk',
   REDIS_URL: 'a Redis URL such as redis://redis:6379',
 };

@@ -18,6 +18,7 @@ declare module 'autocannon' {
       url: string;
       connections?: number;
       pipelining?: number;
+      reconnectRate?: number;
       /** Seconds. */
       duration?: number;
       /** Seconds before a request counts as timed out. */

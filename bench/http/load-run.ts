@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { DEFAULT_MAX_REQUESTS_PER_CONNECTION } from '../../src/transports/http/server.ts';
 import type { PresignedRequest } from './signed-requests.ts';
 
 /** What a genuine request's response was. */
@@ -104,6 +105,10 @@ export function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
         url: options.url,
         connections: options.connections,
         pipelining: 1,
+        // The endpoint closes a keep-alive connection after this many requests (Connection: close) and
+        // Node answers 503 to any sent after; autocannon ignores the header, so it reconnects itself, as an
+        // HTTP client honouring the header would. It drops the response it reconnects on from its counts.
+        reconnectRate: DEFAULT_MAX_REQUESTS_PER_CONNECTION,
         duration: options.duration,
         timeout: 10,
         requests: [template],

@@ -1,3 +1,4 @@
+import { PUBLISHER_UNKNOWN } from '../corpus/citation.ts';
 import { publishedDay } from '../corpus/published-date.ts';
 import type { Timeline } from '../search/answer.ts';
 import type { Period } from '../search/period.ts';
@@ -8,9 +9,6 @@ import { bucketLabel, bucketStart, bucketsBetween, formatDay, formatSpan, scaleF
 /** The size of `/timeline`'s and `/gaps`'s charts: wide enough for 45 bars, short enough for a phone. */
 export const CHART_WIDTH = 800;
 export const CHART_HEIGHT = 400;
-
-/** An outlet the corpus does not name, as a part of the bars. */
-const UNKNOWN_OUTLET = 'publisher unknown';
 
 /**
  * The chart of a timeline: its dated articles (the ones `/timeline` lists) per day, week, month or year
@@ -29,7 +27,7 @@ export function timelineChart(timeline: Timeline, period: Period = {}): BarChart
   const series = stackSeries(
     timeline.dated.map((entry) => ({
       day: publishedDay(entry.published!),
-      group: entry.publisher?.trim() || UNKNOWN_OUTLET,
+      group: entry.publisher?.trim() || PUBLISHER_UNKNOWN,
     })),
     starts,
     scale,

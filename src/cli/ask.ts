@@ -191,11 +191,7 @@ async function answerAll(options: ReturnType<typeof parse>): Promise<void> {
  * line that says where; or the line saying there is nothing to draw, and no file. Chart.js and Skia load
  * only here, so other calls do not pay for them.
  */
-async function writeChart(
-  timeline: Timeline,
-  period: { since?: string; until?: string },
-  file: string,
-): Promise<string> {
+async function writeChart(timeline: Timeline, period: Period, file: string): Promise<string> {
   const chart = timelineChart(timeline, {
     ...(period.since ? { since: period.since } : {}),
     ...(period.until ? { until: period.until } : {}),

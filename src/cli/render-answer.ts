@@ -1,5 +1,6 @@
 import { formatValues } from '../answering/outlet-values.ts';
 import type { QuestionReply } from '../answering/reply-to-question.ts';
+import { type CitationMarkup, citationLine, PUBLISHER_UNKNOWN, sourceLabel } from '../corpus/citation.ts';
 import { dateLabel, publishedDay } from '../corpus/published-date.ts';
 import type { AnswerResult, StoryChoice } from '../search/answer.ts';
 import { ANSI } from '../text/ansi.ts';
@@ -45,21 +46,14 @@ export function markQuote(
   });
 }
 
-/** "Title — Publisher, 2015-08-01 <url>": what is known of the article, nothing guessed ("undated"). */
-export function citationLine(
-  result: Pick<AnswerResult, 'title' | 'publisher' | 'published' | 'url'>,
-  style: Style,
-): string {
-  const source = stripControls(
-    [result.publisher, dateLabel(result.published)].filter((part) => part !== null).join(', '),
-  );
-  return [
-    style.bold(stripControls(result.title)),
-    source && `— ${source}`,
-    result.url && style.link(`<${stripControls(result.url)}>`),
-  ]
-    .filter(Boolean)
-    .join(' ');
+/** `citationLine`'s parts in a terminal: the title bold, the link as `<url>`, the id as `[id]`. */
+export function terminalCitation(style: Style): CitationMarkup {
+  return {
+    title: (text) => style.bold(stripControls(text)),
+    text: stripControls,
+    link: (url) => style.link(`<${stripControls(url)}>`),
+    cite: (citation) => style.dim(`[${stripControls(citation)}]`),
+  };
 }
 
 /** The first line of closest coverage: the archive may not answer the question. */
@@ -93,7 +87,7 @@ export function renderAnswer(reply: QuestionReply, style: Style): string {
   const blocks = answer.results.map((result, i) => {
     const lines = [
       `${style.bold(`${i + 1}.`)} ${closest ? style.dim('(closest) ') : ''}“${markQuote(result, style.highlight)}”`,
-      `   ${citationLine(result, style)}`,
+      `   ${citationLine(result, terminalCitation(style))}`,
       `   ${style.dim(`[${stripControls(result.citation)}] paragraph ${result.paragraph} · score ${result.score}`)}`,
     ];
     for (const disagreement of reply.disagreements.get(result.citation) ?? []) {
@@ -107,7 +101,7 @@ export function renderAnswer(reply: QuestionReply, style: Style): string {
     if (result.reported) {
       const { earliest, latest } = result.reported;
       const ref = (r: typeof earliest) =>
-        `${stripControls(r.publisher ?? 'publisher unknown')} ${publishedDay(r.published)} [${stripControls(r.citation)}]`;
+        `${stripControls(r.publisher ?? PUBLISHER_UNKNOWN)} ${publishedDay(r.published)} [${stripControls(r.citation)}]`;
       lines.push(`   ${style.dim(`First reported by ${ref(earliest)}; latest: ${ref(latest)}`)}`);
     }
     return lines.join('\n');
@@ -126,7 +120,7 @@ function storiesText(stories: readonly StoryChoice[], style: Style): string {
     style.bold('Which story? The question fits several; ask again with --story ID to answer within one:'),
     ...stories.map(
       (story, i) =>
-        `  ${i + 1}. ${stripControls(story.title)} — ${stripControls(story.publisher ?? 'publisher unknown')}, ${dateLabel(story.published)} ${style.dim(`(--story ${stripControls(story.article)})`)}`,
+        `  ${i + 1}. ${stripControls(story.title)} — ${stripControls(sourceLabel(story))} ${style.dim(`(--story ${stripControls(story.article)})`)}`,
     ),
   ].join('\n');
 }

@@ -1,6 +1,7 @@
+import { citationLine } from '../corpus/citation.ts';
 import type { QuoteCheck } from '../factcheck/check-quote.ts';
 import { stripControls } from '../text/controls.ts';
-import { citationLine, type Style } from './render-answer.ts';
+import { type Style, terminalCitation } from './render-answer.ts';
 
 const HEADLINES = {
   verbatim: 'Verbatim: the coverage carries these exact words.',
@@ -32,11 +33,11 @@ export function renderQuoteCheck(check: QuoteCheck, style: Style): string {
   if (check.diff.some((part) => part.op !== 'same'))
     lines.push(style.dim('  {+…+} only in the quote · [-…-] only in the coverage'));
   if (check.speaker) lines.push(`  Speaker: ${stripControls(check.speaker)}`);
-  lines.push(`  ${citationLine(check.source.article, style)}`);
+  lines.push(`  ${citationLine(check.source.article, terminalCitation(style))}`);
   lines.push(`  ${style.dim(`[${stripControls(check.source.citation)}]`)}`);
   if (check.earliest && check.earliest.citation !== check.source.citation)
     lines.push(
-      `  Earliest with these words: ${citationLine(check.earliest.article, style)} ${style.dim(`[${stripControls(check.earliest.citation)}]`)}`,
+      `  Earliest with these words: ${citationLine(check.earliest.article, terminalCitation(style), { citation: check.earliest.citation })}`,
     );
   return `${lines.join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import { PUBLISHER_UNKNOWN } from '../corpus/citation.ts';
 import { publishedDay } from '../corpus/published-date.ts';
 import type { Timeline, TimelineEntry } from '../search/answer.ts';
 import { stripControls } from '../text/controls.ts';
@@ -13,7 +14,7 @@ export function renderTimeline(timeline: Timeline, style: Style): string {
   const line = (entry: TimelineEntry, first: boolean) =>
     [
       entry.published === null ? '' : `${style.bold(publishedDay(entry.published))}  `,
-      stripControls(entry.publisher ?? 'publisher unknown'),
+      stripControls(entry.publisher ?? PUBLISHER_UNKNOWN),
       ` — “${markQuote(entry, style.highlight)}”`,
       ` ${style.dim(`[${stripControls(entry.citation)}]`)}`,
       first ? `  ${style.bold('← first report')}` : '',

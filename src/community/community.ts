@@ -5,6 +5,7 @@ import { ChannelSettingsStore } from './channel-settings.ts';
 import { CitedPassages, FOLLOW_DAYS } from './cited-passages.ts';
 import { CommunityStore } from './community-store.ts';
 import { openDatabase } from './database.ts';
+import { DigestList } from './digests.ts';
 import type { RecordStore } from './record-store.ts';
 import { WatchList, type WatchRules } from './watch-list.ts';
 
@@ -25,6 +26,8 @@ export class Community implements RecordStore {
   readonly citations: CitedPassages;
   /** Channel settings and answer channels (`/settings`); never deleted by retention. */
   readonly settings: ChannelSettingsStore;
+  /** Scheduled digests (`/digest`) and articles' arrivals; never deleted by retention. */
+  readonly digests: DigestList;
   /** RECORD_QUESTIONS: false stores no question text (counts, citations and votes still are). */
   readonly recordQuestions: boolean;
   /** RECORD_DAYS: answers, votes and questions without coverage older than this are deleted daily. */
@@ -44,6 +47,7 @@ export class Community implements RecordStore {
     this.watches = new WatchList(db, options.watchRules);
     this.citations = new CitedPassages(db);
     this.settings = new ChannelSettingsStore(db);
+    this.digests = new DigestList(db);
     this.recordQuestions = options.recordQuestions;
     this.recordDays = options.recordDays;
   }

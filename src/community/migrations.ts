@@ -221,6 +221,63 @@ export const MIGRATIONS: readonly Migration[] = [
         );
       `,
   },
+  {
+    version: 5,
+    name: 'scheduled digests and when each article arrived',
+    sqlite: `
+        CREATE TABLE digests (
+          id INTEGER PRIMARY KEY,
+          guild_id TEXT NOT NULL,
+          channel_id TEXT NOT NULL,
+          every TEXT NOT NULL CHECK (every IN ('day', 'week')),
+          -- 0 Sunday to 6 Saturday, for weekly digests.
+          weekday INTEGER NOT NULL DEFAULT 1,
+          -- Minutes after midnight in time_zone.
+          at_minutes INTEGER NOT NULL CHECK (at_minutes BETWEEN 0 AND 1439),
+          time_zone TEXT NOT NULL,
+          topic TEXT,
+          -- JSON array of publishers as the corpus names them; empty: every outlet.
+          outlets TEXT NOT NULL DEFAULT '[]',
+          created_by TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          -- The scheduled instant of the last period claimed: moved by one UPDATE that one process wins.
+          last_period INTEGER,
+          failed_posts INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX digests_by_guild ON digests (guild_id);
+
+        -- When the bot first served each article: what is new for a digest. Kept for good.
+        CREATE TABLE article_arrivals (
+          article_id TEXT PRIMARY KEY,
+          arrived_at INTEGER NOT NULL
+        );
+        CREATE INDEX arrivals_by_time ON article_arrivals (arrived_at);
+      `,
+    postgres: `
+        CREATE TABLE digests (
+          id BIGSERIAL PRIMARY KEY,
+          guild_id TEXT NOT NULL,
+          channel_id TEXT NOT NULL,
+          every TEXT NOT NULL CHECK (every IN ('day', 'week')),
+          weekday INTEGER NOT NULL DEFAULT 1,
+          at_minutes INTEGER NOT NULL CHECK (at_minutes BETWEEN 0 AND 1439),
+          time_zone TEXT NOT NULL,
+          topic TEXT,
+          outlets TEXT NOT NULL DEFAULT '[]',
+          created_by TEXT NOT NULL,
+          created_at BIGINT NOT NULL,
+          last_period BIGINT,
+          failed_posts INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX digests_by_guild ON digests (guild_id);
+
+        CREATE TABLE article_arrivals (
+          article_id TEXT PRIMARY KEY,
+          arrived_at BIGINT NOT NULL
+        );
+        CREATE INDEX arrivals_by_time ON article_arrivals (arrived_at);
+      `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

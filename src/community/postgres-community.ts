@@ -27,10 +27,21 @@ import {
   type UnhelpfulAnswer,
   type VoteResult,
 } from './community-store.ts';
+import {
+  type AddDigestResult,
+  DIGESTS_PER_GUILD,
+  type Digest,
+  type DigestRow,
+  digestFromRow,
+  digestValues,
+  MAX_FAILED_DIGEST_POSTS,
+  type NewDigest,
+} from './digests.ts';
 import { migratePostgres, openPool } from './postgres-database.ts';
 import type {
   AnswerRecords,
   CitationRecords,
+  DigestRecords,
   RecordStore,
   SettingsRecords,
   WatchRecords,
@@ -542,6 +553,104 @@ class PostgresSettings implements SettingsRecords {
   }
 }
 
+/** `DigestList` in PostgreSQL. */
+class PostgresDigests implements DigestRecords {
+  readonly #db: Connection;
+
+  constructor(db: Connection) {
+    this.#db = db;
+  }
+
+  add(digest: NewDigest): Promise<AddDigestResult> {
+    return this.#db.transaction(async (query): Promise<AddDigestResult> => {
+      // One guild's digests are counted and added one transaction at a time, on any replica.
+      await query('SELECT pg_advisory_xact_lock(hashtext($1))', [`digests:${digest.guildId}`]);
+      const held = await query<{ n: number }>('SELECT COUNT(*)::int AS n FROM digests WHERE guild_id = $1', [
+        digest.guildId,
+      ]);
+      if ((held.rows[0]?.n ?? 0) >= DIGESTS_PER_GUILD)
+        return { status: 'limit-reached', limit: DIGESTS_PER_GUILD };
+      const added = await query<DigestRow>(
+        `INSERT INTO digests (guild_id, channel_id, every, weekday, at_minutes, time_zone, topic, outlets, created_by, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+        digestValues(digest),
+      );
+      const row = added.rows[0];
+      if (!row) throw new Error('PostgresDigests: a digest just inserted is missing');
+      return { status: 'added', digest: digestFromRow(row) };
+    });
+  }
+
+  async of(guildId: string): Promise<Digest[]> {
+    const result = await this.#db.query<DigestRow>('SELECT * FROM digests WHERE guild_id = $1 ORDER BY id', [
+      guildId,
+    ]);
+    return result.rows.map(digestFromRow);
+  }
+
+  async all(): Promise<Digest[]> {
+    return (await this.#db.query<DigestRow>('SELECT * FROM digests ORDER BY id')).rows.map(digestFromRow);
+  }
+
+  async get(id: number): Promise<Digest | undefined> {
+    const row = (await this.#db.query<DigestRow>('SELECT * FROM digests WHERE id = $1', [id])).rows[0];
+    return row ? digestFromRow(row) : undefined;
+  }
+
+  async remove(guildId: string, id: number): Promise<boolean> {
+    return (
+      (await this.#db.query('DELETE FROM digests WHERE id = $1 AND guild_id = $2', [id, guildId]))
+        .rowCount === 1
+    );
+  }
+
+  async claim(id: number, previous: number | null, period: number): Promise<boolean> {
+    // Row locks make this one UPDATE win for exactly one replica: the others re-read the moved period.
+    const result = await this.#db.query(
+      `UPDATE digests SET last_period = $1
+       WHERE id = $2 AND last_period IS NOT DISTINCT FROM $3::bigint AND ($3::bigint IS NULL OR $1 > $3::bigint)`,
+      [period, id, previous],
+    );
+    return result.rowCount === 1;
+  }
+
+  release(id: number, previous: number | null, period: number): Promise<boolean> {
+    return this.#db.transaction(async (query) => {
+      await query('UPDATE digests SET failed_posts = failed_posts + 1 WHERE id = $1', [id]);
+      const given = await query(
+        'UPDATE digests SET last_period = $1 WHERE id = $2 AND last_period = $3 AND failed_posts < $4',
+        [previous, id, period, MAX_FAILED_DIGEST_POSTS],
+      );
+      if (given.rowCount === 0) await query('UPDATE digests SET failed_posts = 0 WHERE id = $1', [id]);
+      return given.rowCount === 1;
+    });
+  }
+
+  async sent(id: number): Promise<void> {
+    await this.#db.query('UPDATE digests SET failed_posts = 0 WHERE id = $1', [id]);
+  }
+
+  async recordArrivals(articleIds: readonly string[], at: Date): Promise<number> {
+    if (articleIds.length === 0) return 0;
+    // One statement for every article: all of them or none.
+    const result = await this.#db.query(
+      `INSERT INTO article_arrivals (article_id, arrived_at)
+       SELECT id, $2 FROM unnest($1::text[]) AS id ON CONFLICT DO NOTHING`,
+      [articleIds, at.getTime()],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async arrivedBetween(after: number, until: number): Promise<string[]> {
+    const result = await this.#db.query<{ article_id: string }>(
+      `SELECT article_id FROM article_arrivals WHERE arrived_at > $1 AND arrived_at <= $2
+       ORDER BY arrived_at, article_id`,
+      [after, until],
+    );
+    return result.rows.map((row) => row.article_id);
+  }
+}
+
 /**
  * The community's records in PostgreSQL (DATABASE_URL), shared by every replica: a record written by
  * one is read by all, and the claims on watches and corrections are row updates only one of them wins.
@@ -554,6 +663,7 @@ export class PostgresCommunity implements RecordStore {
   readonly watches: PostgresWatches;
   readonly citations: PostgresCitations;
   readonly settings: PostgresSettings;
+  readonly digests: PostgresDigests;
   readonly recordQuestions: boolean;
   readonly recordDays: number;
   readonly #db: Connection;
@@ -570,6 +680,7 @@ export class PostgresCommunity implements RecordStore {
     this.watches = new PostgresWatches(this.#db, options.watchRules);
     this.citations = new PostgresCitations(this.#db);
     this.settings = new PostgresSettings(this.#db);
+    this.digests = new PostgresDigests(this.#db);
     this.recordQuestions = options.recordQuestions ?? true;
     this.recordDays = options.recordDays ?? 90;
   }

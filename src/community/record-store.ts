@@ -1,6 +1,7 @@
 import type { ChannelSettingsStore } from './channel-settings.ts';
 import type { CitedPassages } from './cited-passages.ts';
 import type { CommunityStore } from './community-store.ts';
+import type { DigestList } from './digests.ts';
 import type { WatchList } from './watch-list.ts';
 
 /**
@@ -25,6 +26,8 @@ export type WatchRecords = AwaitableMethods<WatchList>;
 export type CitationRecords = AwaitableMethods<CitedPassages>;
 /** Each channel's settings and each guild's answer channels, set with `/settings` (`ChannelSettingsStore`). */
 export type SettingsRecords = AwaitableMethods<ChannelSettingsStore>;
+/** Scheduled digests, the claim that sends each period once, and when each article arrived (`DigestList`). */
+export type DigestRecords = AwaitableMethods<DigestList>;
 
 /**
  * Where the community's records live: one SQLite file (`Community`, the default) or PostgreSQL
@@ -41,6 +44,7 @@ export interface RecordStore {
   readonly watches: WatchRecords;
   readonly citations: CitationRecords;
   readonly settings: SettingsRecords;
+  readonly digests: DigestRecords;
   /** RECORD_QUESTIONS: false stores no question text (counts, citations and votes still are). */
   readonly recordQuestions: boolean;
   /** RECORD_DAYS: answers, votes and questions without coverage older than this are deleted daily. */

@@ -7,7 +7,7 @@ import type { EngineView } from './library-view.ts';
 import { renderReply } from './render/answer.ts';
 
 /** The period the user wrote (`/ask`, `/sources`), checked; a bad bound is refused in plain words. */
-export function periodOf(written: { since?: string; until?: string }): Period | undefined {
+export function periodOf(written: Period): Period | undefined {
   try {
     return parsePeriod(written);
   } catch (error) {
@@ -38,8 +38,11 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A question as a command or button asks it: the options as written, not yet checked. */
-export interface AskedQuestion {
+/**
+ * A question as a command or button asks it: the options as written, not yet checked (`since` and
+ * `until` as `2003`, `2015-08` or `2015-08-01`).
+ */
+export interface AskedQuestion extends Period {
   question: string;
   limit: number;
   offset?: number;
@@ -47,9 +50,6 @@ export interface AskedQuestion {
   sourceId?: string | null;
   /** Outlets to answer from (a channel's, or `/ask source:` naming one); empty: every outlet. */
   outlets?: readonly string[];
-  /** The publication period to answer from, as written (`2003`, `2015-08`, `2015-08-01`). */
-  since?: string;
-  until?: string;
   /** What the reply calls the question in its first line. @default 'your question' */
   subject?: string;
   /** Whether the reply is the asker's alone (a story chosen from it stays so). @default false */

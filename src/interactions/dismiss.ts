@@ -5,7 +5,7 @@ import {
   ComponentType,
 } from 'discord.js';
 import type { ButtonHandler } from './command.ts';
-import { UserError } from './errors.ts';
+import { staleButton, UserError } from './errors.ts';
 import type { ReplyPayload, SourceMessage } from './incoming.ts';
 import { isModerator } from './permissions.ts';
 import { Limits } from './render/limits.ts';
@@ -53,8 +53,7 @@ export function askerOf(message: SourceMessage): string | undefined {
 /** "Dismiss": the asker or a moderator deletes the answer; anyone else is told, privately, who may. */
 export const dismissButton: ButtonHandler = {
   execute(ctx, [askerId = ''], press) {
-    if (!/^\d{1,20}$/.test(askerId))
-      throw new UserError('stale-button', 'This button no longer works; a moderator can delete the message.');
+    if (!/^\d{1,20}$/.test(askerId)) throw staleButton('a moderator can delete the message');
     if (press.userId !== askerId && !isModerator(press, ctx.config.MODERATOR_ROLE_IDS))
       throw new UserError('not-yours', 'Only the asker or a moderator can remove this.');
     return { delete: true };

@@ -28,10 +28,12 @@ export type UserErrorCode =
   | 'stale-button'
   | 'too-large'
   | 'too-many-channels'
+  | 'too-many-digests'
   | 'too-many-outlets'
   | 'unknown-button'
   | 'unknown-citation'
   | 'unknown-command'
+  | 'unknown-digest'
   | 'unknown-feed'
   | 'unknown-modal'
   | 'unknown-outlet'
@@ -63,8 +65,8 @@ export function isUserError(error: unknown): error is UserError {
 
 /**
  * A button or menu whose state cannot be read back (its message was edited, or it predates a change
- * of format): the member is told to run `again` (`ask the question`, `/sources`) once more.
+ * of format): the member is told what to do instead (`run /sources again`).
  */
-export function staleButton(again = 'ask the question'): UserError {
-  return new UserError('stale-button', `This button no longer works; ${again} again.`);
+export function staleButton(instead = 'ask the question again'): UserError {
+  return new UserError('stale-button', `This button no longer works; ${instead}.`);
 }

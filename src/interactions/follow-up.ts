@@ -3,7 +3,7 @@ import { type EarlierExchange, type FollowUpSearch, followUpSearch } from '../fo
 import { answerQuestion } from './answer-question.ts';
 import type { ButtonHandler, CommandContext, ModalHandler } from './command.ts';
 import { askerOf, withDismiss } from './dismiss.ts';
-import { UserError } from './errors.ts';
+import { staleButton, UserError } from './errors.ts';
 import { followReply, recordReply, withVotes } from './feedback.ts';
 import type { IncomingInteraction, ReplyPayload, SourceMessage } from './incoming.ts';
 import {
@@ -20,8 +20,6 @@ import { readQueryState } from './render/query-state.ts';
 
 /** Results a follow-up's answer shows, as `/ask` by default. */
 const FOLLOW_UP_LIMIT = 3;
-
-const STALE = 'This button no longer works; ask the question again with /ask.';
 
 /** "Follow up" under a public answer, its first result naming the story (nothing when it has none). */
 export function offerFollowUp(payload: ReplyPayload): ReplyPayload {
@@ -102,7 +100,7 @@ async function askAndDecorate(
 export const followUpButton: ButtonHandler = {
   execute(ctx, args) {
     const citation = args.join(':');
-    if (citation === '') throw new UserError('stale-button', STALE);
+    if (citation === '') throw staleButton();
     return { modal: followUpModal(citation, ctx.library.engine.article(articleOf(citation))) };
   },
 };
@@ -121,7 +119,7 @@ export const followUpSubmitted: ModalHandler = {
         `Write a follow-up question of 1 to ${MAX_FOLLOW_UP_LENGTH} characters.`,
       );
     const state = interaction.message ? readQueryState(interaction.message.embeds) : null;
-    if (citation === '' || !state) throw new UserError('stale-button', STALE);
+    if (citation === '' || !state) throw staleButton();
     const answer = await answerFollowUp(ctx, interaction, text.data, {
       question: state.question,
       article: articleOf(citation),
@@ -138,7 +136,7 @@ export const withoutStoryButton: ButtonHandler = {
   async execute(ctx, [length = ''], interaction) {
     const state = readQueryState(interaction.message.embeds);
     const n = z.coerce.number().int().min(1).max(MAX_FOLLOW_UP_LENGTH).safeParse(length);
-    if (!state || !n.success) throw new UserError('stale-button', STALE);
+    if (!state || !n.success) throw staleButton();
     const question = state.question.slice(0, n.data);
     const answer = await askAndDecorate(ctx, interaction, { question });
     const asker = askerOf(interaction.message);

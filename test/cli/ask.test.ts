@@ -358,12 +358,12 @@ describe('npm run ask', { timeout: 90_000 }, () => {
       'test/fixtures/dated-corpus',
       'Gravelines dock strike',
     ]);
-    expect(text.stdout).toContain('GRAVELINES DOCKERS STRIKE — 1987-02-26');
+    expect(text.stdout).toContain('— GRAVELINES DOCKERS STRIKE, publisher unknown, 1987-02-26');
     expect(text.stdout).toContain(
-      'Gravelines dock strike returns twelve years on — Harbour Gazette, 2015-08-01',
+      '— Gravelines dock strike returns twelve years on, Harbour Gazette, 2015-08-01',
     );
     expect(text.stdout).toContain(
-      'What the Gravelines dock strike means for ferries — Channel Notes, undated',
+      '— What the Gravelines dock strike means for ferries, Channel Notes, undated',
     );
   });
 

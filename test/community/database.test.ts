@@ -38,8 +38,10 @@ describe('GIVEN the community database file', () => {
     expect(tables(db)).toEqual([
       'answer_channels',
       'answers',
+      'article_arrivals',
       'channel_settings',
       'cited_passages',
+      'digests',
       'unanswered',
       'votes',
       'watches',
@@ -51,7 +53,7 @@ describe('GIVEN the community database file', () => {
     const previous = MIGRATIONS.slice(0, -1);
     const old = openDatabase(file, { migrations: previous });
     expect(old.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION - 1);
-    expect(tables(old)).not.toContain('channel_settings');
+    expect(tables(old)).not.toContain('digests');
     old
       .prepare(
         "INSERT INTO unanswered (asked_at, guild_id, channel_id, question, corpus_version) VALUES (1, 'g', 'c', 'kept?', 'v')",
@@ -82,6 +84,8 @@ describe('GIVEN the community database file', () => {
     expect(community.citations.isFollowed('m')).toBe(true);
     community.settings.change({ guildId: 'g', channelId: 'c' }, { threadMode: true }, new Date());
     expect(community.settings.of({ guildId: 'g', channelId: 'c' }).threadMode).toBe(true);
+    expect(community.digests.recordArrivals(['a'], new Date(5))).toBe(1);
+    expect(community.digests.arrivedBetween(0, 5)).toEqual(['a']);
     community.close();
     const db = new Database(file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);

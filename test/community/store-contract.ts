@@ -403,5 +403,77 @@ export function storeContract(name: string, fresh: () => Promise<ContractDatabas
       expect((await other.settings.of(here)).outlets).toEqual(['The Wire']);
       expect(await other.settings.answerChannels('g')).toEqual(['c']);
     });
+
+    const newDigest = (guildId = 'g', createdAt = T0) => ({
+      guildId,
+      channelId: 'c',
+      every: 'day' as const,
+      weekday: 1,
+      atMinutes: 18 * 60,
+      timeZone: 'Europe/Paris',
+      topic: 'dock strike',
+      outlets: ['The Wire'],
+      createdBy: 'mod',
+      createdAt,
+    });
+
+    it('digests are kept per guild, at most 10, until removed; retention keeps them and the arrivals', async () => {
+      const added = await store.digests.add(newDigest());
+      if (added.status !== 'added') throw new Error('not added');
+      expect(added.digest).toEqual({ ...newDigest(), id: added.digest.id, lastPeriod: null });
+      for (let i = 1; i < 10; i++) await store.digests.add(newDigest());
+      expect(await store.digests.add(newDigest())).toEqual({ status: 'limit-reached', limit: 10 });
+      expect((await store.digests.add(newDigest('other'))).status).toBe('added');
+      expect(await store.digests.of('g')).toHaveLength(10);
+      expect(await store.digests.all()).toHaveLength(11);
+      expect(await store.digests.remove('other', added.digest.id)).toBe(false);
+      expect(await store.digests.remove('g', added.digest.id)).toBe(true);
+      expect(await store.digests.get(added.digest.id)).toBeUndefined();
+      expect(await store.digests.recordArrivals(['a', 'b'], T0)).toBe(2);
+      await store.enforceRetention(days(4000));
+      expect(await store.digests.of('g')).toHaveLength(9);
+      expect(await store.digests.arrivedBetween(T0.getTime() - 1, T0.getTime())).toEqual(['a', 'b']);
+    });
+
+    it('an article arrives once: recorded again later (a restart, another replica), it keeps its first arrival', async () => {
+      expect(await store.digests.recordArrivals(['a', 'b'], T0)).toBe(2);
+      const other = await open();
+      expect(await other.digests.recordArrivals(['b', 'c'], days(1))).toBe(1);
+      expect(await store.digests.arrivedBetween(T0.getTime(), days(1).getTime())).toEqual(['c']);
+      expect(await store.digests.arrivedBetween(0, days(2).getTime())).toEqual(['a', 'b', 'c']);
+      expect(await store.digests.recordArrivals([], T0)).toBe(0);
+    });
+
+    it('of two replicas claiming a digest’s period at once exactly one wins; a failed post gives it back twice, then skips it', async () => {
+      const added = await store.digests.add(newDigest());
+      if (added.status !== 'added') throw new Error('not added');
+      const id = added.digest.id;
+      const other = await open();
+      const period = days(1).getTime();
+      const claims = await Promise.all([
+        store.digests.claim(id, null, period),
+        other.digests.claim(id, null, period),
+        other.digests.claim(id, null, period),
+      ]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect((await other.digests.get(id))?.lastPeriod).toBe(period);
+      // Read before the claim, or a period not after the last: refused.
+      expect(await store.digests.claim(id, null, days(2).getTime())).toBe(false);
+      expect(await store.digests.claim(id, period, period)).toBe(false);
+      expect(await store.digests.release(id, null, period)).toBe(true);
+      expect((await store.digests.get(id))?.lastPeriod).toBeNull();
+      expect(await store.digests.claim(id, null, period)).toBe(true);
+      expect(await store.digests.release(id, null, period)).toBe(true);
+      expect(await store.digests.claim(id, null, period)).toBe(true);
+      expect(await store.digests.release(id, null, period)).toBe(false);
+      expect((await store.digests.get(id))?.lastPeriod).toBe(period);
+      // The count starts afresh: the next period gets its own three tries.
+      const next = days(2).getTime();
+      expect(await store.digests.claim(id, period, next)).toBe(true);
+      expect(await store.digests.release(id, period, next)).toBe(true);
+      expect(await store.digests.claim(id, period, next)).toBe(true);
+      await store.digests.sent(id);
+      expect((await store.digests.get(id))?.lastPeriod).toBe(next);
+    });
   });
 }

@@ -221,7 +221,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     }).output;
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Registered 14 commands to guild/);
+    expect(stdout).toMatch(/^Registered 15 commands to guild/);
     const registered = discord.registered.get(
       `/applications/${ids.application}/guilds/${ids.guild}/commands`,
     ) as {
@@ -238,6 +238,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
         'checkquote',
         'cite',
         'corpus',
+        'digest',
         'feeds',
         'gaps',
         'reload',
@@ -251,6 +252,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     expect(registered.find((command) => command.name === 'reload')?.default_member_permissions).toBe('32');
     expect(registered.find((command) => command.name === 'feeds')?.default_member_permissions).toBe('32');
     expect(registered.find((command) => command.name === 'gaps')?.default_member_permissions).toBe('32');
+    expect(registered.find((command) => command.name === 'digest')?.default_member_permissions).toBe('32');
     const put = discord.requests.find((request) => request.method === 'PUT');
     expect(put?.authorization).toBe(`Bot ${discord.token}`);
   });
@@ -263,8 +265,8 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
     });
     const { scope, registered } = await deployCommands(config);
     expect(scope).toBe('globally');
-    expect(registered).toHaveLength(14);
-    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(14);
+    expect(registered).toHaveLength(15);
+    expect(discord.registered.get(`/applications/${ids.application}/commands`)).toHaveLength(15);
   });
 
   it('deployCommands without an application id says which settings it needs', async () => {

@@ -1,6 +1,7 @@
 import { bootstrap } from '../../src/bootstrap.ts';
 import type { Community } from '../../src/community/community.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { DigestScheduler } from '../../src/interactions/digests.ts';
 import type { DispatchContext } from '../../src/interactions/dispatch.ts';
 import type { LibraryView } from '../../src/interactions/library-view.ts';
 import type { Library } from '../../src/library.ts';
@@ -27,6 +28,8 @@ export interface Harness {
   ctx: DispatchContext;
   /** The community database, when the test set DATA_DIR. */
   community: Community | undefined;
+  /** What sends digests (`check()` runs one check now), when the test set DATA_DIR. */
+  digests: DigestScheduler | undefined;
   stop(): Promise<void>;
 }
 
@@ -41,6 +44,8 @@ export async function startHarness(
     env?: Record<string, string>;
     /** Wraps the library the commands see, e.g. to inject a failure. */
     wrap?: (library: Library) => LibraryView;
+    /** The clock of commands and digests (a test clock). @default Date.now */
+    now?: () => number;
   } = {},
 ): Promise<Harness> {
   const discord = await StandInDiscord.start();
@@ -60,6 +65,7 @@ export async function startHarness(
     logger,
     poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
     threads: restThreads({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
+    ...(options.now ? { now: options.now } : {}),
   });
   // `logger` holds what the bot logs while it serves, not its start-up lines.
   logger.events.splice(0);
@@ -73,6 +79,7 @@ export async function startHarness(
     logger,
     ctx,
     community: app.records.community,
+    digests: app.digests,
     async stop() {
       running.stop();
       await bot.stop();

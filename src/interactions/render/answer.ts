@@ -10,26 +10,25 @@ import {
 import { formatValues } from '../../answering/outlet-values.ts';
 import type { QuestionReply } from '../../answering/reply-to-question.ts';
 import type { Article } from '../../corpus/article.ts';
+import { citationLine, PUBLISHER_UNKNOWN, sourceLabel } from '../../corpus/citation.ts';
 import { dateLabel } from '../../corpus/published-date.ts';
 import type { Disagreement } from '../../factcheck/outlets-differ.ts';
 import type { AnswerResult, Highlight, ReportRef, StoryChoice } from '../../search/answer.ts';
+import type { Period } from '../../search/period.ts';
 import { markSpans } from '../../text/marked-spans.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { citationLine, code, isWebUrl } from './citation.ts';
+import { code, DISCORD_CITATION, isWebUrl } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
 import { customIds, queryFooter } from './query-state.ts';
 import { fitText } from './truncate.ts';
 
 /** How a reply was asked for, to label it and to build its buttons (the question is the reply's). */
-export interface ReplyScope {
+export interface ReplyScope extends Period {
   limit: number;
   offset: number;
   /** The article the answer was limited to (`/ask source:`, a chosen story), if any. */
   source: Pick<Article, 'id' | 'title'> | null;
-  /** The publication period the answer was limited to, as written (`/ask since:` / `until:`). */
-  since?: string;
-  until?: string;
   /** The outlets the answer was limited to (a channel's, or `/ask source:` naming one); empty: all. */
   outlets?: readonly string[];
   /**
@@ -133,15 +132,10 @@ function storiesEmbed(stories: readonly StoryChoice[]): APIEmbed {
       'Your question fits several stories. Choose one below to have it answered within that story:',
       ...stories.map(
         (story, index) =>
-          `${index + 1}. ${fitText(story.title, 200, { render: escapeText })} — ${escapeText(storySource(story))}`,
+          `${index + 1}. ${fitText(story.title, 200, { render: escapeText })} — ${escapeText(sourceLabel(story))}`,
       ),
     ].join('\n'),
   };
-}
-
-/** "BBC, 2015-08-01", or "publisher unknown, undated". */
-function storySource(story: Pick<StoryChoice, 'publisher' | 'published'>): string {
-  return `${story.publisher ?? 'publisher unknown'}, ${dateLabel(story.published)}`;
 }
 
 /**
@@ -163,7 +157,7 @@ function storyMenu(
         // Numbered as in the list above; the number is never what a cut title loses.
         label: `${index + 1}. ${fitText(story.title, Limits.selectOptionLabel - `${index + 1}. `.length)}`,
         value: story.article,
-        description: fitText(storySource(story), Limits.selectOptionLabel),
+        description: fitText(sourceLabel(story), Limits.selectOptionLabel),
       })),
   };
   return { type: ComponentType.ActionRow, components: [menu] };
@@ -205,7 +199,7 @@ function renderNoCoverage(reply: QuestionReply, scope: ReplyScope): ReplyPayload
 /** "First reported by Wire (1987-02-26) · latest: Coastal Courier (2015-08-31)". */
 function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
   const one = (ref: ReportRef) =>
-    `${escapeText(ref.publisher ?? 'publisher unknown')} (${escapeText(dateLabel(ref.published))}, ${code(ref.citation)})`;
+    `${escapeText(ref.publisher ?? PUBLISHER_UNKNOWN)} (${escapeText(dateLabel(ref.published))}, ${code(ref.citation)})`;
   return `First reported by ${one(reported.earliest)} · latest: ${one(reported.latest)}`;
 }
 
@@ -213,20 +207,17 @@ function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
  * The outlets and period an answer was limited to, in words: ` from Wire`, ` among articles published
  * from 2003 to 2004`, both, or nothing.
  */
-function periodScope({
-  since,
-  until,
-  outlets,
-}: {
-  since?: string;
-  until?: string;
-  outlets?: readonly string[];
-}): string {
+function periodScope({ outlets, ...period }: Period & { outlets?: readonly string[] }): string {
+  const from = outlets?.length ? ` from ${fitText(outlets.join(', '), 300, { render: escapeText })}` : '';
+  return `${from}${periodWords(period)}`;
+}
+
+/** The period a reply was limited to, as written: ` among articles published from 2003 to 2004`, or nothing. */
+export function periodWords({ since, until }: Period): string {
   const words = [since ? `from ${since}` : '', until ? `${since ? 'to' : 'until'} ${until}` : '']
     .filter(Boolean)
     .join(' ');
-  const from = outlets?.length ? ` from ${fitText(outlets.join(', '), 300, { render: escapeText })}` : '';
-  return `${from}${words ? ` among articles published ${escapeText(words)}` : ''}`;
+  return words ? ` among articles published ${escapeText(words)}` : '';
 }
 
 function resultEmbed(
@@ -241,12 +232,12 @@ function resultEmbed(
       ? `\nAlso reported by: ${result.alsoReportedBy.slice(0, 3).map(code).join(', ')}${result.alsoReportedBy.length > 3 ? ' and others' : ''}`
       : '';
   const reported = result.reported ? `\n${reportedLine(result.reported)}` : '';
-  const cite = `\n${citationLine(result, result.citation, { title: false })}${differ}${also}${reported}`;
+  const cite = `\n${citationLine(result, DISCORD_CITATION, { title: false, citation: result.citation })}${differ}${also}${reported}`;
   const note = ` … *(cut; \`/cite ${result.citation}\` shows it all)*`;
   // One line, so the block quote holds all of it; highlight offsets follow the collapsed text.
   const single = collapseWhitespace(result.quote, result.highlights);
   const quote = fitText(single.text, Math.max(40, Math.min(QUOTE_BUDGET, budget - cite.length - 2)), {
-    render: (part) => highlight(part, single.highlights),
+    render: (part) => boldHighlights(part, single.highlights),
     note: note.length < 200 ? note : ' …',
   });
   const embed: APIEmbed = {
@@ -268,7 +259,7 @@ export function outletsDifferLine(disagreement: Disagreement): string {
 }
 
 /** The quote, escaped, with each highlighted span in bold (clipped to the text given, merged where they touch). */
-export function highlight(text: string, highlights: readonly Highlight[]): string {
+export function boldHighlights(text: string, highlights: readonly Highlight[]): string {
   return markSpans(text, highlights, {
     plain: escapeText,
     // Bold needs no leading or trailing space inside the markers to render.

@@ -1,20 +1,18 @@
 import type { ArticleMeta } from '../../corpus/article.ts';
+import { type CitationMarkup, PUBLISHER_UNKNOWN } from '../../corpus/citation.ts';
 import { dateLabel } from '../../corpus/published-date.ts';
 import { escapeText, neutraliseMentions } from './escape.ts';
 
 /**
- * One line citing a passage: title, publisher, date (or "undated"), a link where known, and the
- * citation id, e.g. `— *Mayor threatened*, BBC, 2015-08-01 · [link](<https://…>) · cite \`teteghem#2\``.
+ * `citationLine`'s parts in Discord's markdown: the title in italics, a link only to a web page (`<…>`
+ * so Discord shows no preview), the id as inline code after "cite".
  */
-export function citationLine(meta: ArticleMeta, citation: string, options: { title?: boolean } = {}): string {
-  const parts = [
-    ...(options.title === false ? [] : [`*${escapeText(meta.title)}*`]),
-    meta.publisher ? escapeText(meta.publisher) : 'publisher unknown',
-    escapeText(dateLabel(meta.published)),
-  ];
-  const link = meta.url && isWebUrl(meta.url) ? ` · [link](<${safeUrl(meta.url)}>)` : '';
-  return `— ${parts.join(', ')}${link} · cite ${code(citation)}`;
-}
+export const DISCORD_CITATION: CitationMarkup = {
+  title: (text) => `*${escapeText(text)}*`,
+  text: escapeText,
+  link: (url) => (isWebUrl(url) ? `[link](<${safeUrl(url)}>)` : null),
+  cite: (citation) => `cite ${code(citation)}`,
+};
 
 /** Inline code for ids; falls back to escaped text if the id itself holds a backtick. */
 export function code(text: string): string {
@@ -41,10 +39,14 @@ export function safeUrl(value: string): string {
 /** Article metadata as a short plain line: `BBC · 2015-08-01 · by Jane Doe`; unknown author left out. */
 export function metaLine(meta: ArticleMeta): string {
   return [
-    meta.publisher ?? 'Publisher unknown',
+    meta.publisher ?? capitalise(PUBLISHER_UNKNOWN),
     dateLabel(meta.published),
     meta.author ? `by ${meta.author}` : null,
   ]
     .filter((part): part is string => Boolean(part))
     .join(' · ');
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,8 +1,9 @@
 import type { ArticleMeta } from '../../corpus/article.ts';
+import { citationLine } from '../../corpus/citation.ts';
 import type { DiffPart } from '../../factcheck/check-quote.ts';
 import type { Correction } from '../../factcheck/correction.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { citationLine, code } from './citation.ts';
+import { code, DISCORD_CITATION } from './citation.ts';
 import { renderDiff } from './quote-check.ts';
 
 /** The diffs get at most this much of the 2,000-character content, shared between the corrections. */
@@ -49,7 +50,7 @@ function renderOne({ correction, article }: ShownCorrection, budget: number): st
     `**Correction**: the paragraph this answer cited, ${code(correction.citation)}, has changed in the coverage.${moved}`,
     `> ${renderDiff(shortDiff(correction.diff), budget)}`,
     article
-      ? citationLine(article, correction.newCitation)
+      ? citationLine(article, DISCORD_CITATION, { citation: correction.newCitation })
       : `Now: ${code(`/cite ${correction.newCitation}`)}`,
   ].join('\n');
 }

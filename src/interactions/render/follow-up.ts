@@ -8,6 +8,7 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
+import { PUBLISHER_UNKNOWN } from '../../corpus/citation.ts';
 import type { ModalPayload, ReplyPayload } from '../incoming.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
@@ -107,7 +108,7 @@ export function renderFollowUp(
   story: Article,
   followUp: { length: number; fellBack: boolean },
 ): ReplyPayload {
-  const outlet = story.publisher ?? 'publisher unknown';
+  const outlet = story.publisher ?? PUBLISHER_UNKNOWN;
   const assumed = `Assuming you mean: *${fitText(story.title, 200, { render: escapeText })}* (${escapeText(outlet)})`;
   const note = followUp.fellBack ? '\nThat story does not say; from the rest of the archive:' : '';
   const content = fitText(`${assumed}${note}\n${answer.content ?? ''}`, Limits.content);

@@ -1,7 +1,8 @@
 import type { APIEmbed } from 'discord.js';
 import type { Article, Passage } from '../../corpus/article.ts';
+import { citationLine } from '../../corpus/citation.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { citationLine, isWebUrl, metaLine } from './citation.ts';
+import { DISCORD_CITATION, isWebUrl, metaLine } from './citation.ts';
 import { escapeText, neutraliseMentions } from './escape.ts';
 import { Limits } from './limits.ts';
 import { fitText } from './truncate.ts';
@@ -38,7 +39,7 @@ export function renderPassageInContext(found: PassageInContext, heading: string)
     title: fitText(article.title, Limits.embedTitle, { render: escapeText }),
     author: { name: fitText(neutraliseMentions(metaLine(article)), Limits.authorName) },
     description: fitText(
-      `${blocks.join('\n\n')}\n\n${citationLine(article, cited.id)}`,
+      `${blocks.join('\n\n')}\n\n${citationLine(article, DISCORD_CITATION, { citation: cited.id })}`,
       Limits.embedDescription,
     ),
     footer: {

@@ -1,4 +1,5 @@
 import type { APIEmbed } from 'discord.js';
+import type { Period } from '../../search/period.ts';
 import { neutraliseMentions, stripZeroWidth } from './escape.ts';
 
 /**
@@ -18,12 +19,10 @@ import { neutraliseMentions, stripZeroWidth } from './escape.ts';
  * are plain text (no markdown), so the question is stored verbatim apart from mention-neutralising
  * zero-width spaces, which are removed again on reading.
  */
-export interface QueryState {
+/** `since`/`until`: the `/ask` options as written (`Since: 2003`, `Until: 2015-08` lines). */
+export interface QueryState extends Period {
   question: string;
   source: string | null;
-  /** The `/ask since:` and `until:` options as written (`Since: 2003`, `Until: 2015-08` lines). */
-  since?: string;
-  until?: string;
   /** The outlets the answer came from (`Outlets: Wire; Harbour Gazette`): a channel's, or `source:`'s. */
   outlets?: readonly string[];
 }
@@ -90,10 +89,7 @@ export const customIds = {
 const TOPIC = 'Topic: ';
 
 /** A timeline's footer: its topic and period (for the page buttons), then a human-readable note. */
-export function timelineFooter(
-  state: { topic: string; since?: string; until?: string },
-  note: string,
-): string {
+export function timelineFooter(state: Period & { topic: string }, note: string): string {
   return neutraliseMentions(
     [
       `${TOPIC}${state.topic.replace(/\s+/g, ' ').trim()}`,
@@ -105,9 +101,7 @@ export function timelineFooter(
 }
 
 /** The topic and period of a timeline message, read back from its last embed's footer; null if none. */
-export function readTimelineState(
-  embeds: readonly APIEmbed[],
-): { topic: string; since?: string; until?: string } | null {
+export function readTimelineState(embeds: readonly APIEmbed[]): (Period & { topic: string }) | null {
   const lines = stripZeroWidth(embeds.at(-1)?.footer?.text ?? '').split('\n');
   const value = (prefix: string) => lines.find((line) => line.startsWith(prefix))?.slice(prefix.length);
   const topic = value(TOPIC);

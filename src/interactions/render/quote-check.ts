@@ -1,8 +1,9 @@
 import type { APIEmbed } from 'discord.js';
+import { citationLine } from '../../corpus/citation.ts';
 import type { DiffPart, QuoteCheck } from '../../factcheck/check-quote.ts';
 import type { Verdict } from '../../factcheck/verdict.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { citationLine, isWebUrl } from './citation.ts';
+import { DISCORD_CITATION, isWebUrl } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
 import { fitText } from './truncate.ts';
@@ -41,10 +42,12 @@ export function renderQuoteCheck(check: QuoteCheck): ReplyPayload {
     `> ${renderDiff(check.diff, DIFF_BUDGET)}`,
     ...(differs ? ['__underlined__: only in the quote · ~~struck~~: only in the coverage'] : []),
     ...(check.speaker ? [`Speaker: ${escapeText(check.speaker)}`] : []),
-    citationLine(source.article, source.citation, { title: false }),
+    citationLine(source.article, DISCORD_CITATION, { title: false, citation: source.citation }),
   ];
   if (check.earliest && check.earliest.citation !== source.citation)
-    lines.push(`Earliest with these words: ${citationLine(check.earliest.article, check.earliest.citation)}`);
+    lines.push(
+      `Earliest with these words: ${citationLine(check.earliest.article, DISCORD_CITATION, { citation: check.earliest.citation })}`,
+    );
   const embed: APIEmbed = {
     color: COLOURS[check.verdict],
     title: fitText(source.article.title, Limits.embedTitle, { render: escapeText }),

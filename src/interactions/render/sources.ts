@@ -7,7 +7,8 @@ import {
   ComponentType,
 } from 'discord.js';
 import type { Article } from '../../corpus/article.ts';
-import { dateLabel } from '../../corpus/published-date.ts';
+import { sourceLabel } from '../../corpus/citation.ts';
+import type { Period } from '../../search/period.ts';
 import type { ReplyPayload } from '../incoming.ts';
 import { code } from './citation.ts';
 import { escapeText, stripZeroWidth } from './escape.ts';
@@ -19,10 +20,8 @@ import { fitText } from './truncate.ts';
 export const SOURCES_PER_PAGE = 10;
 
 /** How a `/sources` listing is ordered and narrowed; kept in its footer for the page buttons. */
-export interface SourcesView {
+export interface SourcesView extends Period {
   order?: 'newest' | 'oldest';
-  since?: string;
-  until?: string;
 }
 
 const VIEW_LINES = { order: 'Order: ', since: 'Since: ', until: 'Until: ' } as const;
@@ -81,7 +80,7 @@ export function renderSources(
   const lines = shown.map((article, index) => {
     const rank = current * SOURCES_PER_PAGE + index + 1;
     const paragraphs = new Set(article.passages.map((passage) => passage.paragraph)).size;
-    const meta = `${article.publisher ?? 'publisher unknown'}, ${dateLabel(article.published)}`;
+    const meta = sourceLabel(article);
     const tail = ` — ${escapeText(meta)} · ${paragraphs} paragraph${paragraphs === 1 ? '' : 's'} · ${code(article.id)}`;
     const title = fitText(article.title, Math.max(40, perLine - tail.length - 10), { render: escapeText });
     return `${rank}. **${title}**${tail.length < perLine - 40 ? tail : ` · ${code(fitText(article.id, 60))}`}`;

@@ -1,8 +1,10 @@
 import type { APIEmbed } from 'discord.js';
+import { PUBLISHER_UNKNOWN } from '../../corpus/citation.ts';
 import { dateLabel } from '../../corpus/published-date.ts';
 import type { Timeline, TimelineEntry } from '../../search/answer.ts';
+import type { Period } from '../../search/period.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { collapseWhitespace, highlight } from './answer.ts';
+import { boldHighlights, collapseWhitespace, periodWords } from './answer.ts';
 import { code } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
@@ -17,10 +19,7 @@ const TIMELINE_COLOUR = 0x5865f2;
 const QUOTE_CHARS = 260;
 
 /** The period a timeline was limited to, as written (`/timeline since:` / `until:`). */
-export interface TimelineView {
-  since?: string;
-  until?: string;
-}
+export type TimelineView = Period;
 
 /**
  * One page (0-based) of a topic's timeline: one line per article (date, outlet, quote, citation), the
@@ -72,15 +71,10 @@ export function renderTimeline(timeline: Timeline, page: number, view: TimelineV
 /** `**2003-03-10** · Harbour Gazette · “Dock workers …” · cite \`dock-strike-begins#1\` · **first report**`. */
 function entryLine(entry: TimelineEntry, firstReport: boolean): string {
   const single = collapseWhitespace(entry.quote, entry.highlights);
-  const quote = fitText(single.text, QUOTE_CHARS, { render: (part) => highlight(part, single.highlights) });
-  const outlet = escapeText(fitText(entry.publisher ?? 'publisher unknown', 60));
+  const quote = fitText(single.text, QUOTE_CHARS, {
+    render: (part) => boldHighlights(part, single.highlights),
+  });
+  const outlet = escapeText(fitText(entry.publisher ?? PUBLISHER_UNKNOWN, 60));
   const date = entry.published === null ? '' : `**${escapeText(dateLabel(entry.published))}** · `;
   return `${date}${outlet} · “${quote}” · cite ${code(fitText(entry.citation, 120))}${firstReport ? ' · **first report**' : ''}`;
-}
-
-function periodWords({ since, until }: TimelineView): string {
-  const words = [since ? `from ${since}` : '', until ? `${since ? 'to' : 'until'} ${until}` : '']
-    .filter(Boolean)
-    .join(' ');
-  return words ? ` among articles published ${escapeText(words)}` : '';
 }

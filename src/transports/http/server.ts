@@ -118,6 +118,9 @@ export interface InteractionServerOptions {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+/** Requests one keep-alive connection carries by default; Node answers 503 to any sent after them. */
+export const DEFAULT_MAX_REQUESTS_PER_CONNECTION = 100;
+
 const CLOSING_JSON_HEADERS = { ...JSON_HEADERS, connection: 'close' } as const;
 const NOT_HANDLED = 'Newsdesk does not handle this kind of interaction.';
 
@@ -145,7 +148,7 @@ export function createInteractionServer(options: InteractionServerOptions): Serv
   const unfinishedMs = options.unfinishedRequestMs ?? 2_000;
   server.requestTimeout = unfinishedMs;
   server.headersTimeout = unfinishedMs;
-  server.maxRequestsPerSocket = options.maxRequestsPerConnection ?? 100;
+  server.maxRequestsPerSocket = options.maxRequestsPerConnection ?? DEFAULT_MAX_REQUESTS_PER_CONNECTION;
   server.on('connection', (socket: Socket) => {
     guard.admit(socket);
     // Node's header deadline starts with a request's first byte: a connection that sends nothing at all

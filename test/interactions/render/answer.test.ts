@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseWhitespace, highlight } from '../../../src/interactions/render/answer.ts';
+import { boldHighlights, collapseWhitespace } from '../../../src/interactions/render/answer.ts';
 import type { AnswerResult } from '../../../src/search/answer.ts';
 import { renderAnswer } from '../../support/question-reply.ts';
 
@@ -21,14 +21,14 @@ const result = (overrides: Partial<AnswerResult> = {}): AnswerResult => ({
   ...overrides,
 });
 
-describe('highlight', () => {
+describe('boldHighlights', () => {
   it('bolds the highlighted spans and escapes everything else', () => {
-    expect(highlight('a *b* mayor c', [{ start: 6, end: 11 }])).toBe('a \\*b\\* **mayor** c');
+    expect(boldHighlights('a *b* mayor c', [{ start: 6, end: 11 }])).toBe('a \\*b\\* **mayor** c');
   });
 
   it('merges overlapping spans and ignores spans outside the text', () => {
     expect(
-      highlight('mayor spoke', [
+      boldHighlights('mayor spoke', [
         { start: 0, end: 3 },
         { start: 2, end: 5 },
         { start: 40, end: 50 },
