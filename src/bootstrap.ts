@@ -11,6 +11,7 @@ import type { AnyCommand } from './interactions/command.ts';
 import { createDispatchContext } from './interactions/context.ts';
 import { type DigestScheduler, startDigests } from './interactions/digests.ts';
 import type { DispatchContext } from './interactions/dispatch.ts';
+import { type DiscordChannels, feedPublisher } from './interactions/feed-publisher.ts';
 import type { ThreadsView } from './interactions/library-view.ts';
 import type { RateLimiter } from './interactions/rate-limiter.ts';
 import type { ChannelPoster } from './interactions/reload-notifier.ts';
@@ -61,6 +62,8 @@ export async function bootstrap(options: {
   poster?: ChannelPoster;
   /** Threads through Discord's REST API (thread mode, a thread's context); none at the console. */
   threads?: ThreadsView;
+  /** Channels through Discord's REST API, where feeds post articles and alerts; none at the console. */
+  channels?: DiscordChannels;
   /** The commands to offer. @default every command in `commands/index.ts` */
   commands?: readonly AnyCommand[];
   /** See `startLifecycle`'s `announce`: how a reload by signal went, for the operator (the console). */
@@ -74,7 +77,13 @@ export async function bootstrap(options: {
   // Before the corpus is first read: every read of it, on any thread, applies the configured limits.
   setCorpusLimits(corpusLimitsOf(config));
   const { library, lifecycle } = await openLibrary({ config, logger, progress });
-  const feeds = await openFeeds({ library, lifecycle, config, logger });
+  const feeds = await openFeeds({
+    library,
+    lifecycle,
+    config,
+    logger,
+    ...(options.channels ? { publisher: feedPublisher(options.channels) } : {}),
+  });
   // Votes, questions without coverage and watched questions (DATA_DIR); answers go on without it.
   const community = startCommunity({
     config,

@@ -103,6 +103,10 @@ export const EnvSchema = z.object({
   FETCH_ALLOW_PRIVATE: boolean,
   /** Minutes between two polls of each feed (`/feeds`); a failing feed waits longer, up to a day. */
   FEED_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** Articles one feed posts in its channel per poll at most (`/feeds add channel:`); the rest wait. */
+  FEED_POSTS_PER_POLL: z.coerce.number().int().min(1).max(50).default(5),
+  /** Hours a feed may bring nothing new before the moderators' channel hears of it (`/feeds alerts`). */
+  FEED_SILENT_HOURS: z.coerce.number().int().min(1).max(8760).default(48),
   /**
    * The time zone `/digest add` times are in unless a digest names its own (`timezone:`): an IANA name
    * such as `Europe/Paris`, as Intl knows them.

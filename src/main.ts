@@ -6,6 +6,7 @@ import { stopOnSignals } from './stop-deadline.ts';
 import { runConsole } from './transports/console/console.ts';
 import { consolePoster } from './transports/console/console-poster.ts';
 import { startGatewayBot } from './transports/gateway/gateway-bot.ts';
+import { restChannels } from './transports/rest-channels.ts';
 import { restPoster } from './transports/rest-poster.ts';
 import { restThreads } from './transports/rest-threads.ts';
 
@@ -32,7 +33,10 @@ runMain('could not start', async () => {
       ? restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN })
       : consolePoster(process.stdout),
     ...(config.DISCORD_TOKEN
-      ? { threads: restThreads({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }) }
+      ? {
+          threads: restThreads({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }),
+          channels: restChannels({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }),
+        }
       : {}),
   });
 

@@ -192,10 +192,7 @@ async function answerAll(options: ReturnType<typeof parse>): Promise<void> {
  * only here, so other calls do not pay for them.
  */
 async function writeChart(timeline: Timeline, period: Period, file: string): Promise<string> {
-  const chart = timelineChart(timeline, {
-    ...(period.since ? { since: period.since } : {}),
-    ...(period.until ? { until: period.until } : {}),
-  });
+  const chart = timelineChart(timeline, period);
   if (!chart) return 'No chart: no article listed is dated, so there is nothing to draw.\n';
   const { drawChart } = await import('../chart/draw-chart.ts');
   await writeFileAtomic(file, await drawChart(chart));

@@ -8,13 +8,19 @@ import { summarizeOutcome } from '../lifecycle/reloader.ts';
 import type { AddressPolicy } from '../web/address-policy.ts';
 import { FetchRefusedError } from '../web/fetch-refused.ts';
 import { safeFetch } from '../web/safe-fetch.ts';
-import type { FeedRecord, FeedState } from './feed-state.ts';
-import { FEED_TYPES, FeedFormatError, type ReadFeed, readFeed } from './read-feed.ts';
+import { type FeedFilter, FilterRefusedError, judge } from './feed-filter.ts';
+import type { FeedPublisher, PostTarget } from './feed-publisher.ts';
+import type { FeedHealth, FeedRecord, FeedSettings, FeedState, QueuedPost } from './feed-state.ts';
+import { FEED_TYPES, FeedFormatError, type FeedItem, type ReadFeed, readFeed } from './read-feed.ts';
 
 /** The longest a failing feed waits between two polls. */
 const MAX_BACK_OFF_MS = 24 * 60 * 60 * 1000;
 /** New items fetched per poll: a feed that suddenly lists 500 items is read over several polls. */
 const MAX_ITEMS_PER_POLL = 20;
+/** Failed reads in a row after which the moderators hear that a feed is failing. */
+export const FAILURES_ALERTED = 3;
+/** Headlines of skipped items kept for `/feeds list`. */
+const FILTERED_KEPT = 5;
 
 /** Options of {@link FeedPoller}. */
 export interface FeedPollerOptions {
@@ -30,6 +36,14 @@ export interface FeedPollerOptions {
   now?: () => number;
   /** Hears of each poll's outcome, for the log. */
   onPolled?: (report: PollReport) => void;
+  /** Posts articles and health alerts in Discord; without one, nothing is posted (the console). */
+  publisher?: FeedPublisher | undefined;
+  /** FEED_POSTS_PER_POLL: articles one feed posts per poll at most. @default 5 */
+  postsPerPoll?: number;
+  /** FEED_SILENT_HOURS, in milliseconds: a feed that brings nothing this long is reported. @default 48 h */
+  silentMs?: number;
+  /** Hears of a post or an alert that failed (kept, tried again next poll), for the log. */
+  onPostFailed?: (url: string, what: 'article' | 'alert', error: string) => void;
 }
 
 /** What one poll of one feed did. */
@@ -41,6 +55,10 @@ export interface PollReport {
   duplicates: number;
   /** Items whose page could not be read (not an article, refused, ...). */
   unreadable: number;
+  /** Items the feed's filter skipped. */
+  filtered?: number;
+  /** Articles posted in the feed's channel by this poll. */
+  posted?: number;
   error?: string;
 }
 
@@ -78,10 +96,15 @@ export class FeedPoller {
   }
 
   /** Fetches and reads the feed once (so a wrong link is refused now, not at the first poll), then follows it. */
-  async add(url: string, actor: Actor): Promise<{ record: FeedRecord; items: number }> {
+  async add(
+    url: string,
+    actor: Actor,
+    options: { post?: { channelId: string; thread: boolean } } = {},
+  ): Promise<{ record: FeedRecord; items: number }> {
     if (this.#options.state.get(url)) {
       throw new FeedRefusedError('exists', 'That feed is already followed.');
     }
+    const post = options.post ? await this.#target(options.post.channelId, options.post.thread) : undefined;
     const { feed } = await this.#fetch(url, {});
     const record: FeedRecord = {
       url,
@@ -92,9 +115,61 @@ export class FeedPoller {
       nextPollAt: new Date(this.#now()).toISOString(),
       itemsAdded: 0,
       seen: [],
+      ...(post ? { post, queue: [] } : {}),
     };
     await this.#options.state.put(record);
     return { record, items: feed?.items.length ?? 0 };
+  }
+
+  /** Sets or clears (`undefined`) a feed's filter; resolves to the feed, or undefined when none has the link. */
+  async setFilter(url: string, filter: FeedFilter | undefined): Promise<FeedRecord | undefined> {
+    if (this.#options.state.get(url) === undefined) await this.#options.state.refresh();
+    const record = this.#options.state.get(url);
+    if (record === undefined) return undefined;
+    const { filter: _old, ...rest } = record;
+    const changed = filter ? { ...rest, filter } : rest;
+    await this.#options.state.put(changed);
+    return changed;
+  }
+
+  /** The settings of every feed (the moderators' alert channel). */
+  settings(): FeedSettings {
+    return this.#options.state.settings();
+  }
+
+  /** Sets the moderators' channel for health alerts (a text channel the bot can see), or clears it. */
+  async setAlertsChannel(channelId: string | undefined): Promise<void> {
+    if (channelId !== undefined) {
+      const target = await this.#target(channelId, false);
+      if (target.forum)
+        throw new FeedRefusedError(
+          'bad-channel',
+          'Alerts go to a text channel, not a forum: name a text channel.',
+        );
+    }
+    await this.#options.state.putSettings(channelId === undefined ? {} : { alertsChannelId: channelId });
+  }
+
+  /** Where a feed's articles can go: the channel must be one the bot sees, a text or a forum channel. */
+  async #target(channelId: string, thread: boolean): Promise<PostTarget> {
+    const publisher = this.#options.publisher;
+    if (publisher === undefined)
+      throw new FeedRefusedError(
+        'no-posting',
+        'This bot cannot post in channels: it runs without Discord here.',
+      );
+    const kind = await publisher.channelKind(channelId);
+    if (kind === 'unknown')
+      throw new FeedRefusedError(
+        'bad-channel',
+        'The bot cannot see that channel: give it View Channel and Send Messages there, or name another.',
+      );
+    if (kind === 'other')
+      throw new FeedRefusedError(
+        'bad-channel',
+        'Articles can be posted in a text or forum channel only; name one.',
+      );
+    return { channelId, thread: kind === 'forum' ? false : thread, forum: kind === 'forum' };
   }
 
   remove(url: string): Promise<boolean> {
@@ -133,6 +208,10 @@ export class FeedPoller {
     for (const record of this.#options.state.list()) {
       if (Date.parse(record.nextPollAt) > this.#now()) continue;
       const report = await this.#poll(record);
+      // Posting and alerting after the state is saved: what a post needs is persisted before it is tried.
+      const posted = await this.#publish(record.url).catch(() => 0);
+      if (posted > 0) report.posted = posted;
+      await this.#checkHealth(record.url).catch(() => undefined);
       this.#options.onPolled?.(report);
       reports.push(report);
     }
@@ -155,7 +234,13 @@ export class FeedPoller {
         return { ...report, status: 'not-modified' };
       }
       const seen = new Set(record.seen);
-      const { batch, newlySeen, unreadable } = await this.#collect(feed, seen, report);
+      const { batch, newlySeen, unreadable, filtered, fresh } = await this.#collect(
+        feed,
+        seen,
+        report,
+        record.filter,
+      );
+      const queued: QueuedPost[] = [];
       let itemsAdded = record.itemsAdded;
       if (batch.length > 0) {
         const outcome = await this.#options.editor.addBatch(
@@ -170,7 +255,10 @@ export class FeedPoller {
         }
         report.added = outcome.ids;
         itemsAdded += outcome.ids.length;
-        for (const entry of batch) newlySeen.push(...entry.keys);
+        for (const entry of batch) {
+          newlySeen.push(...entry.keys);
+          if (record.post) queued.push(queuedPost(entry.prepared, entry.keys[0]!, entry.link));
+        }
       }
       await this.#options.state.put({
         ...record,
@@ -186,7 +274,17 @@ export class FeedPoller {
         nextPollAt: this.#next(0),
         itemsAdded,
         seen: [...record.seen, ...newlySeen],
+        // Queued in the same write as the items are marked seen: none is posted twice or lost.
+        ...(record.post ? { queue: [...(record.queue ?? []), ...queued] } : {}),
+        ...(filtered.length > 0
+          ? {
+              itemsFiltered: (record.itemsFiltered ?? 0) + filtered.length,
+              filtered: [...(record.filtered ?? []), ...filtered].slice(-FILTERED_KEPT),
+            }
+          : {}),
+        ...(fresh > 0 ? { lastNewItemAt: polledAt } : {}),
       });
+      if (filtered.length > 0) report.filtered = filtered.length;
       return report;
     } catch (error) {
       // Even a bug is this feed's failure alone: the others are still polled.
@@ -204,15 +302,34 @@ export class FeedPoller {
   }
 
   /** The new items, fetched and validated, and the keys of those that are duplicates or unreadable. */
-  async #collect(feed: ReadFeed, seen: Set<string>, report: PollReport) {
+  async #collect(feed: ReadFeed, seen: Set<string>, report: PollReport, filter: FeedFilter | undefined) {
     const { store, policy } = this.#options;
     const known = [...this.#options.articles()];
-    const batch: { prepared: PreparedArticle; keys: string[] }[] = [];
+    const batch: { prepared: PreparedArticle; keys: string[]; link: string }[] = [];
     const newlySeen: string[] = [];
     const unreadable: string[] = [];
+    const filtered: string[] = [];
     const fresh = feed.items.filter((item) => !seen.has(item.guid) && !seen.has(item.link));
+    // The filter first, on the feed's own title and summary: an item it skips is never fetched, and
+    // does not count against the items fetched per poll. The rest wait for a later poll, unseen.
+    const picked: FeedItem[] = [];
+    const kept = new Set<FeedItem>();
+    for (const item of fresh) {
+      if (picked.length >= MAX_ITEMS_PER_POLL) break;
+      if (filter) {
+        const text = [item.title, item.summary].filter((part) => part !== undefined).join('\n');
+        const verdict = judge(filter, text, item.summary !== undefined);
+        if (verdict === 'skip') {
+          filtered.push(item.title ?? item.link);
+          newlySeen.push(item.guid, item.link);
+          continue;
+        }
+        if (verdict === 'keep') kept.add(item);
+      }
+      picked.push(item);
+    }
     // Oldest first, as they were published, once the newest few are picked.
-    for (const item of fresh.slice(0, MAX_ITEMS_PER_POLL).reverse()) {
+    for (const item of picked.reverse()) {
       const keys = [item.guid, item.link];
       let fetched = false;
       try {
@@ -232,8 +349,17 @@ export class FeedPoller {
           articles: known,
           version: '',
         });
+        // Title and summary did not settle it (the feed gives no summary): the article's text does.
+        if (filter && !kept.has(item)) {
+          const text = [prepared.article.title, ...prepared.article.passages.map((p) => p.text)].join('\n');
+          if (judge(filter, text, true) === 'skip') {
+            filtered.push(prepared.article.title);
+            newlySeen.push(...keys);
+            continue;
+          }
+        }
         known.push(prepared.article);
-        batch.push({ prepared, keys });
+        batch.push({ prepared, keys, link: item.link });
       } catch (error) {
         // Whatever went wrong fetching and reading this item's page is this item's alone: it is recorded
         // as unreadable, with its reason, and seen, so that it never holds back the items after it nor
@@ -252,7 +378,94 @@ export class FeedPoller {
       }
     }
     report.duplicates += feed.items.length - fresh.length;
-    return { batch, newlySeen, unreadable };
+    return { batch, newlySeen, unreadable, filtered, fresh: fresh.length };
+  }
+
+  /**
+   * Posts the oldest of the feed's queued articles, at most FEED_POSTS_PER_POLL, one at a time: each is
+   * marked as tried before it is posted and taken off the queue once it is, both written to the state
+   * file. A post cut short by a crash is looked for before it is posted again; one that fails stays
+   * first in the queue for the next poll. Resolves to how many were posted.
+   */
+  async #publish(url: string): Promise<number> {
+    const { publisher, state } = this.#options;
+    const limit = this.#options.postsPerPoll ?? 5;
+    if (publisher === undefined) return 0;
+    let posted = 0;
+    while (posted < limit) {
+      const record = state.get(url);
+      const next = record?.queue?.[0];
+      if (record?.post === undefined || next === undefined) break;
+      const resume = next.attemptedAt !== undefined;
+      await state.put({
+        ...record,
+        queue: [{ ...next, attemptedAt: new Date(this.#now()).toISOString() }, ...record.queue!.slice(1)],
+      });
+      try {
+        await publisher.postArticle(record.post, next, { resume });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.#options.onPostFailed?.(url, 'article', message);
+        const current = state.get(url);
+        if (current) await state.put({ ...current, postError: message });
+        break;
+      }
+      const current = state.get(url);
+      if (current === undefined) break;
+      await state.put({
+        ...current,
+        queue: (current.queue ?? []).filter((queued) => queued.key !== next.key),
+        postError: undefined,
+        postsMade: (current.postsMade ?? 0) + 1,
+      });
+      posted++;
+    }
+    return posted;
+  }
+
+  /**
+   * The feed's health after a poll: failing after FAILURES_ALERTED failed reads in a row, silent when
+   * nothing new came for FEED_SILENT_HOURS, else ok. A change is written first, with a message owed to
+   * the moderators' channel (a recovery only after an alert that was delivered); the message is then
+   * posted and marked delivered, so a restart neither repeats it nor forgets one owed.
+   */
+  async #checkHealth(url: string): Promise<void> {
+    const { state, publisher } = this.#options;
+    const record = state.get(url);
+    if (record === undefined) return;
+    const silentMs = this.#options.silentMs ?? 48 * 3_600_000;
+    const quietSince = Date.parse(record.lastNewItemAt ?? record.addedAt);
+    const status: FeedHealth['status'] =
+      record.errors >= FAILURES_ALERTED ? 'failing' : this.#now() - quietSince >= silentMs ? 'silent' : 'ok';
+    let health: FeedHealth = record.health ?? {
+      status: 'ok',
+      since: record.addedAt,
+      alerted: false,
+      owed: false,
+    };
+    if (status !== health.status) {
+      const since = new Date(this.#now()).toISOString();
+      health =
+        status === 'ok'
+          ? { status, since, alerted: false, owed: health.alerted, was: health.status }
+          : { status, since, alerted: false, owed: true, was: health.status };
+      await state.put({ ...record, health });
+    }
+    const channelId = state.settings().alertsChannelId;
+    if (!health.owed || channelId === undefined || publisher === undefined) return;
+    try {
+      await publisher.postAlert(channelId, {
+        feed: record,
+        status: health.status,
+        was: health.was ?? 'ok',
+        silentHours: Math.round(silentMs / 3_600_000),
+      });
+    } catch (error) {
+      this.#options.onPostFailed?.(url, 'alert', error instanceof Error ? error.message : String(error));
+      return;
+    }
+    const current = state.get(url);
+    if (current) await state.put({ ...current, health: { ...health, owed: false, alerted: true } });
   }
 
   /** The feed, or `feed: undefined` for a 304. */
@@ -277,9 +490,25 @@ export class FeedPoller {
   }
 }
 
+/** What a post shows of an article the feed brought. */
+function queuedPost(prepared: PreparedArticle, key: string, link: string): QueuedPost {
+  const { article } = prepared;
+  const lede = article.passages[0]?.text;
+  return {
+    key,
+    articleId: article.id,
+    title: article.title,
+    link: article.url ?? link,
+    ...(article.publisher ? { outlet: article.publisher } : {}),
+    ...(article.published ? { published: article.published } : {}),
+    ...(lede ? { lede } : {}),
+  };
+}
+
 /** The plain-words reason a poll failed, or undefined for a bug. */
 export function describeFailure(error: unknown): string | undefined {
   if (
+    error instanceof FilterRefusedError ||
     error instanceof FetchRefusedError ||
     error instanceof FeedFormatError ||
     error instanceof FeedRefusedError

@@ -5,6 +5,33 @@ import { isErrnoException, writeFileAtomic } from '../files/atomic-write.ts';
 /** How many GUIDs and URLs a feed remembers: far more than any feed lists at once. */
 const SEEN_KEPT = 5000;
 
+/** An article a feed brought, waiting to be posted in the feed's channel. */
+const QueuedPostSchema = z.object({
+  /** The item's GUID: what a post is recognised by. */
+  key: z.string(),
+  articleId: z.string(),
+  title: z.string(),
+  outlet: z.string().optional(),
+  published: z.string().optional(),
+  lede: z.string().optional(),
+  link: z.string(),
+  /** When a post of it was last tried: a crash may have left it posted, so it is looked for first. */
+  attemptedAt: z.string().optional(),
+});
+export type QueuedPost = z.infer<typeof QueuedPostSchema>;
+
+/** A feed's health as moderators were told it: `owed` a message about `status` not yet delivered. */
+const FeedHealthSchema = z.object({
+  status: z.enum(['ok', 'failing', 'silent']),
+  since: z.string(),
+  /** A message about this status reached the moderators' channel. */
+  alerted: z.boolean(),
+  owed: z.boolean(),
+  /** The status before this one, for a recovery's message. */
+  was: z.enum(['ok', 'failing', 'silent']).optional(),
+});
+export type FeedHealth = z.infer<typeof FeedHealthSchema>;
+
 /** One followed feed, as persisted. */
 const FeedRecordSchema = z.object({
   url: z.string(),
@@ -22,11 +49,38 @@ const FeedRecordSchema = z.object({
   itemsAdded: z.number().int().min(0),
   /** GUIDs, item links and canonical URLs already added or judged not to be articles. */
   seen: z.array(z.string()),
+  /** Where its new articles are posted: a text channel (a thread per article if `thread`) or a forum. */
+  post: z.object({ channelId: z.string(), thread: z.boolean(), forum: z.boolean() }).optional(),
+  /** Articles added and not posted yet, oldest first (a poll posts at most FEED_POSTS_PER_POLL). */
+  queue: z.array(QueuedPostSchema).optional(),
+  /** Why the last post failed; cleared by the next that succeeds. */
+  postError: z.string().optional(),
+  postsMade: z.number().int().min(0).optional(),
+  filter: z.object({ include: z.array(z.string()), exclude: z.array(z.string()) }).optional(),
+  /** Items the filter skipped, and the latest few of their headlines. */
+  itemsFiltered: z.number().int().min(0).optional(),
+  filtered: z.array(z.string()).optional(),
+  /** The last read that brought an item not seen before. */
+  lastNewItemAt: z.string().optional(),
+  health: FeedHealthSchema.optional(),
 });
 
 export type FeedRecord = z.infer<typeof FeedRecordSchema>;
 
-const StateFileSchema = z.object({ version: z.literal(1), feeds: z.array(FeedRecordSchema) });
+/** Settings of every feed: the moderators' channel that hears when a feed breaks or goes silent. */
+const FeedSettingsSchema = z.object({ alertsChannelId: z.string().optional() });
+export type FeedSettings = z.infer<typeof FeedSettingsSchema>;
+
+const StateFileSchema = z.object({
+  version: z.literal(1),
+  feeds: z.array(FeedRecordSchema),
+  settings: FeedSettingsSchema.optional(),
+});
+
+interface StateFile {
+  feeds: FeedRecord[];
+  settings: FeedSettings;
+}
 
 /** The state file exists but cannot be read; the message names it. */
 export class FeedStateError extends Error {
@@ -41,12 +95,14 @@ export class FeedStateError extends Error {
 export class FeedState {
   readonly path: string;
   #feeds: FeedRecord[];
+  #settings: FeedSettings;
   #writing: Promise<void> = Promise.resolve();
   readonly #shared: boolean;
 
-  private constructor(path: string, feeds: FeedRecord[], shared: boolean) {
+  private constructor(path: string, file: StateFile, shared: boolean) {
     this.path = path;
-    this.#feeds = feeds;
+    this.#feeds = file.feeds;
+    this.#settings = file.settings;
     this.#shared = shared;
   }
 
@@ -58,12 +114,12 @@ export class FeedState {
     return new FeedState(path, await FeedState.#read(path), options.shared ?? false);
   }
 
-  static async #read(path: string): Promise<FeedRecord[]> {
+  static async #read(path: string): Promise<StateFile> {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if (isErrnoException(error) && error.code === 'ENOENT') return [];
+      if (isErrnoException(error) && error.code === 'ENOENT') return { feeds: [], settings: {} };
       throw error;
     }
     let parsed: ReturnType<typeof StateFileSchema.safeParse>;
@@ -79,13 +135,27 @@ export class FeedState {
         `The feed state file ${path} is not in the expected shape; move it aside to start afresh.`,
       );
     }
-    return parsed.data.feeds;
+    return { feeds: parsed.data.feeds, settings: parsed.data.settings ?? {} };
   }
 
   /** Reads the file again (another replica changed it); an unreadable file leaves what is known. */
   async refresh(): Promise<void> {
     await this.#writing.catch(() => undefined);
-    this.#feeds = await FeedState.#read(this.path).catch(() => this.#feeds);
+    const file = await FeedState.#read(this.path).catch(() => undefined);
+    if (file === undefined) return;
+    this.#feeds = file.feeds;
+    this.#settings = file.settings;
+  }
+
+  settings(): FeedSettings {
+    return this.#settings;
+  }
+
+  /** Changes the settings of every feed, then persists. */
+  async putSettings(settings: FeedSettings): Promise<void> {
+    if (this.#shared) await this.refresh();
+    this.#settings = settings;
+    await this.#save();
   }
 
   list(): readonly FeedRecord[] {
@@ -117,7 +187,7 @@ export class FeedState {
 
   /** Writes are queued so that two changes never race to the same file. */
   #save(): Promise<void> {
-    const text = `${JSON.stringify({ version: 1, feeds: this.#feeds }, null, 2)}\n`;
+    const text = `${JSON.stringify({ version: 1, feeds: this.#feeds, settings: this.#settings }, null, 2)}\n`;
     this.#writing = this.#writing.catch(() => undefined).then(() => writeFileAtomic(this.path, text));
     return this.#writing;
   }

@@ -18,6 +18,8 @@ export interface FeedItem {
   /** The article's address. */
   link: string;
   title: string | undefined;
+  /** The entry's summary or description as plain text, when it gives one (feed filters read it). */
+  summary?: string | undefined;
 }
 
 export interface ReadFeed {
@@ -44,32 +46,42 @@ export function readFeed(text: string, feedUrl: string): ReadFeed {
         : 'its format is not recognised';
     throw new FeedFormatError(`This is not a feed the bot can read (RSS, Atom or JSON Feed): ${why}.`);
   }
-  const raw: { guid: string | undefined; link: string | undefined; title: string | undefined }[] = [];
+  const raw: {
+    guid: string | undefined;
+    link: string | undefined;
+    title: string | undefined;
+    summary?: string | undefined;
+  }[] = [];
   let title: string | undefined;
   switch (parsed.format) {
     case 'rss':
       title = parsed.feed.title;
       for (const item of parsed.feed.items ?? []) {
-        raw.push({ guid: item.guid?.value, link: item.link, title: item.title });
+        raw.push({ guid: item.guid?.value, link: item.link, title: item.title, summary: item.description });
       }
       break;
     case 'rdf':
       title = parsed.feed.title;
       for (const item of parsed.feed.items ?? [])
-        raw.push({ guid: item.link, link: item.link, title: item.title });
+        raw.push({ guid: item.link, link: item.link, title: item.title, summary: item.description });
       break;
     case 'atom':
       title = parsed.feed.title?.value;
       for (const entry of parsed.feed.entries ?? []) {
         const link =
           entry.links?.find((l) => (l.rel ?? 'alternate') === 'alternate')?.href ?? entry.links?.[0]?.href;
-        raw.push({ guid: entry.id, link, title: entry.title?.value });
+        raw.push({ guid: entry.id, link, title: entry.title?.value, summary: entry.summary?.value });
       }
       break;
     case 'json':
       title = parsed.feed.title;
       for (const item of parsed.feed.items ?? []) {
-        raw.push({ guid: item.id, link: item.url ?? item.external_url, title: item.title });
+        raw.push({
+          guid: item.id,
+          link: item.url ?? item.external_url,
+          title: item.title,
+          summary: item.summary ?? item.content_text,
+        });
       }
       break;
   }
@@ -77,7 +89,13 @@ export function readFeed(text: string, feedUrl: string): ReadFeed {
   for (const item of raw) {
     const link = absoluteHttpUrl(item.link?.trim(), feedUrl);
     if (link === undefined) continue;
-    items.push({ guid: item.guid?.trim() || link, link, title: item.title?.trim() || undefined });
+    const summary = plainText(item.summary);
+    items.push({
+      guid: item.guid?.trim() || link,
+      link,
+      title: item.title?.trim() || undefined,
+      ...(summary ? { summary } : {}),
+    });
   }
   return { title: title?.trim() || undefined, items };
 }
@@ -90,4 +108,15 @@ function absoluteHttpUrl(link: string | undefined, base: string): string | undef
   } catch {
     return undefined;
   }
+}
+
+/** A summary's text without its markup (RSS descriptions are often HTML): only words are matched. */
+function plainText(html: string | undefined): string | undefined {
+  if (!html) return undefined;
+  const text = html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(nbsp|amp|lt|gt|quot|#39);/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text || undefined;
 }

@@ -5,6 +5,7 @@ import type { Library } from '../library.ts';
 import type { CorpusLifecycle } from '../lifecycle/corpus-lifecycle.ts';
 import type { Logger } from '../logging/logger.ts';
 import { FeedPoller } from './feed-poller.ts';
+import type { FeedPublisher } from './feed-publisher.ts';
 import { FeedState, FeedStateError } from './feed-state.ts';
 
 /** Where the feed state lives: beside the corpus folder, `corpus` → `corpus.feeds.json`. */
@@ -23,6 +24,8 @@ export async function openFeeds(options: {
   lifecycle: CorpusLifecycle;
   config: Config;
   logger: Logger;
+  /** Posts articles and health alerts in Discord; none at the console. */
+  publisher?: FeedPublisher | undefined;
 }): Promise<FeedPoller | undefined> {
   const { library, lifecycle, config, logger } = options;
   if (
@@ -50,6 +53,10 @@ export async function openFeeds(options: {
     articles: () => library.engine.corpus.articles,
     policy: { allowPrivate: config.FETCH_ALLOW_PRIVATE },
     intervalMs: config.FEED_POLL_MINUTES * 60_000,
+    publisher: options.publisher,
+    postsPerPoll: config.FEED_POSTS_PER_POLL,
+    silentMs: config.FEED_SILENT_HOURS * 3_600_000,
+    onPostFailed: (url, what, error) => logger.warn('feed post failed', { url, what, error }),
     onPolled: (report) =>
       (report.status === 'failed' ? logger.warn : logger.info)('feed polled', { ...report }),
   });

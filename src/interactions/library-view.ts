@@ -60,7 +60,10 @@ export interface CorpusAdministration {
  * Following news feeds, for `/feeds`. Start-up puts one (a `FeedPoller`) in the command context when
  * the corpus is a folder the bot can add to; without one `/feeds` says so.
  */
-export type FeedsAdministration = Pick<FeedPoller, 'add' | 'remove' | 'list' | 'pollDue'>;
+export type FeedsAdministration = Pick<
+  FeedPoller,
+  'add' | 'remove' | 'list' | 'pollDue' | 'setFilter' | 'settings' | 'setAlertsChannel' | 'refresh'
+>;
 
 /** What one process serves, as `/about` lists it when the bot runs as several shards. */
 export interface PeerStatus {

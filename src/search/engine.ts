@@ -5,15 +5,7 @@ import { passageIds as passageIdsOf } from '../corpus/shared-corpus.ts';
 import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { analyze, tokenize, WordCache } from './analyze.ts';
-import type {
-  Answer,
-  AnswerOptions,
-  AnswerResult,
-  Assurance,
-  StoryChoice,
-  Timeline,
-  TimelineEntry,
-} from './answer.ts';
+import type { Answer, AnswerOptions, AnswerResult, Assurance, Timeline, TimelineEntry } from './answer.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { answerFeatures, type RankedResult, SHAPE_DEPTH } from './answer-features.ts';
 import { type AnswerType, answerTypeOf } from './answer-type.ts';
@@ -48,6 +40,7 @@ import { RETRIEVAL, type RetrievalSettings } from './retrieval.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
 import { asSearch, searchBegun } from './searches-in-flight.ts';
+import { STORY_DEPTH, storiesOf } from './stories.ts';
 import { answerInTime, type Found, type ReportGroup } from './time-layer.ts';
 import { readTimeWords } from './time-words.ts';
 import { orderTimeline, TIMELINE_ARTICLES, TIMELINE_DEPTH } from './timeline.ts';
@@ -606,46 +599,6 @@ export class Engine extends SearchEngine {
       .slice(0, limit)
       .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
   }
-}
-
-/** How many of the best candidates shown are read for the stories a question fits. */
-const STORY_DEPTH = 12;
-
-/**
- * A story is offered beside the first when its best candidate's score is within this of the first's.
- * Chosen on the tuning halves (`npm run fit-ranking`'s candidates, closest-coverage replies only): the
- * widest margin at which no set readers wrote (seed, BBC/Reuters, readers) is asked "Which story?" for
- * more than a quarter of its questions; a member then gets to the answer for BBC/Reuters 0.759 (0.722
- * without stories), NewsQA over 24k 0.488 (0.458), readers 0.833 (0.778), seed 0.900 (0.867).
- */
-const STORY_MARGIN = 1;
-
-/** At most this many stories are offered. */
-const MAX_STORIES = 5;
-
-/**
- * The stories ("Which story?") among the best candidates shown when they come from several articles
- * with no clear winner: each article's best candidate in ranked order, those within `STORY_MARGIN` of
- * the first; undefined when only one article is that close.
- */
-function storiesOf(ranked: readonly Candidate[]): StoryChoice[] | undefined {
-  const best = ranked[0];
-  if (best === undefined) return undefined;
-  const stories: StoryChoice[] = [];
-  const seen = new Set<string>();
-  for (const candidate of ranked.slice(0, STORY_DEPTH)) {
-    const { article } = candidate.located;
-    if (seen.has(article.id) || best.score - candidate.score > STORY_MARGIN) continue;
-    if (stories.length === MAX_STORIES) break;
-    seen.add(article.id);
-    stories.push({
-      article: article.id,
-      title: article.title,
-      publisher: article.publisher,
-      published: article.published,
-    });
-  }
-  return stories.length >= 2 ? stories : undefined;
 }
 
 /** A word of at least this many passages is kept analysed for questions once an index is built. */

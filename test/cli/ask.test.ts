@@ -224,7 +224,7 @@ describe('npm run ask', { timeout: 90_000 }, () => {
   it('says how sure each reply is: an answer, closest coverage under its plain first line, "Which story?" with the --story to choose', async () => {
     const questions = [
       'Who threatened the mayor of Teteghem?',
-      'What did the mayor say?',
+      "What colour were the cars' windows?",
       'What did the mayor threaten?',
     ];
     const json = await ask(['--json', '--stdin'], `${questions.join('\n')}\n`);

@@ -17,7 +17,7 @@ storeContract('SQLite', async () => {
   };
 });
 
-describe.skipIf(!serversInstalled())('a real PostgreSQL server', () => {
+describe.skipIf(!serversInstalled())('a real PostgreSQL server', { tags: ['several-hosts'] }, () => {
   let server: TestServer;
   let databases = 0;
   beforeAll(async () => {

@@ -16,8 +16,8 @@ const ANSWER_COLOUR = 0x5865f2;
 const CLOSEST_COLOUR = 0xf0b232;
 
 // Questions on the bundled corpus, each of one kind as the real engine judges it:
-/** Closest coverage from one story (the Calais mayor is quoted; nothing says what "the mayor" said). */
-const CLOSEST = 'What did the mayor say?';
+/** Closest coverage from one story (the Fréthun cars have black-tinted windows; no colour of the windows is said). */
+const CLOSEST = "What colour were the cars' windows?";
 /** Closest coverage fitting two stories alike: the Teteghem mayor and the Calais mayor both threaten. */
 const TWO_STORIES = 'What did the mayor threaten?';
 
@@ -77,7 +77,7 @@ describe('GIVEN the bot on the bundled corpus with its community database: repli
       expect(embed.color).toBe(CLOSEST_COLOUR);
       expect(embed.author?.name).toBe('Closest coverage · may not answer the question');
     }
-    expect(textOf(data)).toContain('cite `calais-mayor-renews-border-threat#1`');
+    expect(textOf(data)).toContain('cite `calais-mayor-threatens-to-open-borders#28`');
     expect(customIdsOf(data)).toContain('ask:watch');
     expect(customIdsOf(data).some((id) => id.startsWith('ask:vote:'))).toBe(false);
     expect(menusOf(data)).toEqual([]);

@@ -95,6 +95,7 @@ describe('the entry points, run as processes', { timeout: 90_000 }, () => {
         HOME: process.env.HOME ?? root,
         DISCORD_TOKEN: '',
         INDEX_CACHE_DIR: '',
+        DATA_DIR: '',
         CORPUS_PATH: corpus,
         PID_FILE: pidFile,
       },

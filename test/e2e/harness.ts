@@ -7,6 +7,7 @@ import type { LibraryView } from '../../src/interactions/library-view.ts';
 import type { Library } from '../../src/library.ts';
 import { memoryLogger } from '../../src/logging/logger.ts';
 import { type GatewayBot, startGatewayBot } from '../../src/transports/gateway/gateway-bot.ts';
+import { restChannels } from '../../src/transports/rest-channels.ts';
 import { restPoster } from '../../src/transports/rest-poster.ts';
 import { restThreads } from '../../src/transports/rest-threads.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
@@ -65,6 +66,7 @@ export async function startHarness(
     logger,
     poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
     threads: restThreads({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
+    channels: restChannels({ apiBase: config.DISCORD_API_BASE, token: discord.token }),
     ...(options.now ? { now: options.now } : {}),
   });
   // `logger` holds what the bot logs while it serves, not its start-up lines.

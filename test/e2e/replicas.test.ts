@@ -1,3 +1,4 @@
+// @module-tag several-hosts (starts real PostgreSQL and Redis servers: skipped where they are not installed, run in CI)
 // Issue 29's "Done when", end to end: two `npm run start:http` replicas (real processes) sharing one
 // corpus folder, one PostgreSQL and one Redis (real servers on private ports), Discord's signed
 // requests (real Ed25519) spread over both, Discord's REST API played by the stand-in.

@@ -69,7 +69,8 @@ describe('GIVEN three outlets reporting one statement with different figures and
         execFile(
           process.execPath,
           ['--import', 'tsx', 'src/cli/ask.ts', '--corpus', FIXTURES, ...args],
-          { env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } },
+          // No index cache: the CLI would otherwise save one into the checkout's .cache/.
+          { env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', INDEX_CACHE_DIR: '' } },
           (_error, stdout) => resolve(stdout),
         ),
       );

@@ -1,3 +1,4 @@
+// @module-tag several-hosts (starts real PostgreSQL and Redis servers: skipped where they are not installed, run in CI)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/interactions/rate-limiter.ts';
 import { memoryLogger } from '../../src/logging/logger.ts';

@@ -1,13 +1,10 @@
-// Vitest's global setup: says once, in one line, why the tests of several hosts are skipped on a
-// machine without PostgreSQL or Redis (a user's clone). Under CI=true those tests fail instead.
+// Vitest's global setup: under CI=true, says once why the tests of several hosts fail on a machine
+// without PostgreSQL or Redis. Elsewhere they are skipped, and the run's last line says so
+// (test/support/skipped-here.ts).
 import { missingServers } from './servers.ts';
 
 export default function setup(): void {
   const missing = missingServers();
-  if (missing === undefined) return;
-  if (process.env.CI === 'true') {
-    process.stdout.write(`newsdesk tests: ${missing}; CI=true, so the tests of several hosts fail\n`);
-    return;
-  }
-  process.stdout.write(`newsdesk tests: skipping the tests of several hosts: ${missing}\n`);
+  if (missing === undefined || process.env.CI !== 'true') return;
+  process.stdout.write(`newsdesk tests: ${missing}; CI=true, so the tests of several hosts fail\n`);
 }

@@ -209,11 +209,11 @@ function reportedLine(reported: NonNullable<AnswerResult['reported']>): string {
  */
 function periodScope({ outlets, ...period }: Period & { outlets?: readonly string[] }): string {
   const from = outlets?.length ? ` from ${fitText(outlets.join(', '), 300, { render: escapeText })}` : '';
-  return `${from}${periodWords(period)}`;
+  return `${from}${periodClause(period)}`;
 }
 
 /** The period a reply was limited to, as written: ` among articles published from 2003 to 2004`, or nothing. */
-export function periodWords({ since, until }: Period): string {
+export function periodClause({ since, until }: Period): string {
   const words = [since ? `from ${since}` : '', until ? `${since ? 'to' : 'until'} ${until}` : '']
     .filter(Boolean)
     .join(' ');

@@ -4,7 +4,7 @@ import { dateLabel } from '../../corpus/published-date.ts';
 import type { Timeline, TimelineEntry } from '../../search/answer.ts';
 import type { Period } from '../../search/period.ts';
 import type { ReplyPayload } from '../incoming.ts';
-import { boldHighlights, collapseWhitespace, periodWords } from './answer.ts';
+import { boldHighlights, collapseWhitespace, periodClause } from './answer.ts';
 import { code } from './citation.ts';
 import { escapeText } from './escape.ts';
 import { Limits } from './limits.ts';
@@ -30,7 +30,7 @@ export function renderTimeline(timeline: Timeline, page: number, view: TimelineV
   const entries = [...timeline.dated, ...timeline.undated];
   if (entries.length === 0) {
     return {
-      content: `**No coverage found** for “${topic}”${periodWords(view)}: no article matches it, so there is no timeline.`,
+      content: `**No coverage found** for “${topic}”${periodClause(view)}: no article matches it, so there is no timeline.`,
     };
   }
   const pages = Math.ceil(entries.length / TIMELINE_PER_PAGE);
@@ -62,7 +62,7 @@ export function renderTimeline(timeline: Timeline, page: number, view: TimelineV
     },
   };
   return {
-    content: `Coverage of “${topic}”${periodWords(view)} in date order:`,
+    content: `Coverage of “${topic}”${periodClause(view)} in date order:`,
     embeds: [embed],
     components: pageButtons(current, pages, customIds.timelinePage),
   };

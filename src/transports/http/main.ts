@@ -3,6 +3,7 @@ import { bootstrap, runMain } from '../../bootstrap.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { stopOnSignals } from '../../stop-deadline.ts';
+import { restChannels } from '../rest-channels.ts';
 import { restPoster } from '../rest-poster.ts';
 import { restThreads } from '../rest-threads.ts';
 import { ReplayGuard } from './replay-guard.ts';
@@ -28,6 +29,7 @@ runMain('could not start the HTTP endpoint', async () => {
       ? {
           poster: restPoster({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }),
           threads: restThreads({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }),
+          channels: restChannels({ apiBase: config.DISCORD_API_BASE, token: config.DISCORD_TOKEN }),
         }
       : {}),
   });

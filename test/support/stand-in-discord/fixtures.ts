@@ -13,6 +13,10 @@ export const ids = {
   application: '100000000000000001',
   guild: '200000000000000001',
   channel: '300000000000000001',
+  /** A forum channel (type 15): posting there starts a post, a thread with its first message. */
+  forum: '300000000000000002',
+  /** A second text channel, e.g. the moderators'. */
+  mods: '300000000000000003',
   moderatorRole: '400000000000000001',
   memberRole: '400000000000000002',
   bot: '100000000000000001',
@@ -94,6 +98,19 @@ export function guild(): APIGuild & Record<string, unknown> {
     members: [],
     channels: [
       { id: ids.channel, type: 0, name: 'news', position: 0, guild_id: ids.guild, permission_overwrites: [] },
+      {
+        id: ids.forum,
+        type: 15,
+        name: 'stories',
+        position: 1,
+        guild_id: ids.guild,
+        permission_overwrites: [],
+        available_tags: [],
+        default_reaction_emoji: null,
+        default_sort_order: null,
+        default_forum_layout: 0,
+      },
+      { id: ids.mods, type: 0, name: 'mods', position: 2, guild_id: ids.guild, permission_overwrites: [] },
     ],
     threads: [],
     presences: [],

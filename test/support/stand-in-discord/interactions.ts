@@ -133,7 +133,12 @@ function resolvedChannels(options: Record<string, OptionValue>) {
       channels: Object.fromEntries(
         channels.map((ref) => [
           ref.id,
-          { id: ref.id, type: 0, name: `channel-${ref.id.slice(-4)}`, permissions: '1024' },
+          {
+            id: ref.id,
+            type: ref.id === ids.forum ? 15 : 0,
+            name: `channel-${ref.id.slice(-4)}`,
+            permissions: '1024',
+          },
         ]),
       ),
     },

@@ -165,6 +165,8 @@ export class StandInDiscord {
   readonly attachmentBytes = new Map<string, Buffer>();
   /** Threads the bot started from a message, by thread id (the message's id, as on Discord). */
   readonly threads = new Map<string, APIThreadChannel>();
+  /** Refuse this many of the next channel messages (403, Missing Permissions), as for a channel the bot lost access to. */
+  failMessages = 0;
 
   readonly #http: Server;
   readonly #wss: WebSocketServer;
@@ -534,6 +536,63 @@ export class StandInDiscord {
     ],
     [
       'GET',
+      /^\/channels\/(\d+)$/,
+      ({ match, send }) => {
+        const channel = this.channel(match[1]!);
+        if (!channel) return send(404, { message: 'Unknown Channel', code: 10003 });
+        send(200, channel);
+      },
+    ],
+    [
+      'POST',
+      /^\/channels\/(\d+)\/threads$/,
+      ({ match, body, send }) => {
+        // A forum post, as Discord documents "Start Thread in Forum or Media Channel": a thread whose
+        // first message is `message`, the thread's id being that message's; the response nests it.
+        const forum = this.channel(match[1]!);
+        if (!forum) return send(404, { message: 'Unknown Channel', code: 10003 });
+        const { name, message } = (body ?? {}) as { name?: unknown; message?: Record<string, unknown> };
+        if (forum.type !== 15 && forum.type !== 16)
+          return send(400, {
+            message: 'Only forum and media channels take a thread with a message here',
+            code: 50024,
+          });
+        if (typeof name !== 'string' || name.length < 1 || name.length > 100 || !message)
+          return send(400, { message: 'Invalid Form Body', code: 50035, errors: { name: { _errors: [] } } });
+        const id = this.nextId();
+        const thread = {
+          id,
+          type: 11,
+          guild_id: ids.guild,
+          parent_id: forum.id,
+          owner_id: ids.bot,
+          name,
+          last_message_id: id,
+          message_count: 0,
+          member_count: 1,
+          rate_limit_per_user: 0,
+          flags: 0,
+          total_message_sent: 1,
+          applied_tags: [],
+          thread_metadata: {
+            archived: false,
+            auto_archive_duration: 4320,
+            archive_timestamp: new Date().toISOString(),
+            locked: false,
+          },
+        } as unknown as APIThreadChannel;
+        this.threads.set(id, thread);
+        const starter = this.#store(undefined, message, id);
+        // The starter message's id is the thread's.
+        this.messages.delete(starter.id);
+        const first = { ...starter, id } as APIMessage;
+        this.messages.set(id, first);
+        this.#dispatch('THREAD_CREATE', { ...thread, newly_created: true });
+        send(201, { ...thread, message: first });
+      },
+    ],
+    [
+      'GET',
       /^\/channels\/(\d+)\/messages\/(\d+)$/,
       ({ match, send }) => {
         const message = this.messages.get(match[2]!);
@@ -578,10 +637,32 @@ export class StandInDiscord {
               },
             },
           });
+        // A forum holds posts, not messages: Discord refuses a message sent to it.
+        if (this.channel(match[1]!)?.type === 15)
+          return send(400, { message: 'Cannot send messages in a non-text channel', code: 50008 });
+        if (this.failMessages > 0) {
+          this.failMessages--;
+          return send(403, { message: 'Missing Permissions', code: 50013 });
+        }
         send(200, this.#store(undefined, data, match[1]));
       },
     ],
   ];
+
+  /** The guild's channel or a thread by id, as `GET /channels/{id}` gives it; undefined when unknown. */
+  channel(id: string): { id: string; type: number; [key: string]: unknown } | undefined {
+    const inGuild = (guild().channels as { id: string; type: number }[]).find((channel) => channel.id === id);
+    if (inGuild) return { ...inGuild, guild_id: ids.guild };
+    const thread = this.threads.get(id) as unknown as { id: string; type: number } | undefined;
+    return thread;
+  }
+
+  /** The messages of a channel or thread, oldest first. */
+  messagesIn(channelId: string): APIMessage[] {
+    return [...this.messages.values()]
+      .filter((message) => message.channel_id === channelId)
+      .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  }
 
   /** Records a callback; returns the message it created or changed, if any. */
   #callback(token: string, callback: Callback, files: Upload[] = []): APIMessage | undefined {

@@ -116,7 +116,7 @@ describe('the local console', () => {
 
   it('shows closest coverage under its plain first line, and "Which story?" answered by /choose or /press', async () => {
     const out = await session(ctx, [
-      '/ask What did the mayor say?',
+      "/ask What colour were the cars' windows?",
       '/ask What did the mayor threaten?',
       '/choose 2',
       '/choose 1',
