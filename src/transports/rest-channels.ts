@@ -8,6 +8,7 @@ import {
   ThreadAutoArchiveDuration,
 } from 'discord.js';
 import type { DiscordChannels } from '../interactions/feed-publisher.ts';
+import { channelMessage } from './rest-threads.ts';
 
 /** Discord's codes for a channel the bot cannot see: Unknown Channel, Missing Access. */
 const UNSEEN = new Set([10003, 50001]);
@@ -59,13 +60,7 @@ export function restChannels(options: { apiBase: string; token: string }): Disco
       const messages = (await rest.get(Routes.channelMessages(channelId), {
         query: new URLSearchParams({ limit: String(limit) }),
       })) as APIMessage[];
-      return messages.map((message) => ({
-        id: message.id,
-        authorId: message.author.id,
-        content: message.content ?? '',
-        embeds: message.embeds ?? [],
-        customIds: [],
-      }));
+      return messages.map(channelMessage);
     },
     botId() {
       botId ??= (rest.get(Routes.user()) as Promise<APIUser>).then((user) => user.id);

@@ -33,7 +33,8 @@ export function restThreads(options: { apiBase: string; token: string }): Thread
   };
 }
 
-function channelMessage(message: APIMessage): ChannelMessage {
+/** A message as the bot reads it back, whichever REST client fetched it. */
+export function channelMessage(message: APIMessage): ChannelMessage {
   return {
     id: message.id,
     authorId: message.author.id,
