@@ -2,6 +2,7 @@ import { cp, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { digestCorpusOnDisk } from '../../src/corpus/corpus-digest.ts';
 import { corpusLimits, DEFAULT_CORPUS_LIMITS, setCorpusLimits } from '../../src/corpus/corpus-limits.ts';
 import { CorpusError, loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { WorkerEngine } from '../../src/search/index-threads/worker-engine.ts';
@@ -38,6 +39,13 @@ describe('GIVEN a corpus folder holding a sparse 200 MB file beside its articles
     ]);
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it('THEN the index cache takes no digest of it, so the file is never read to be hashed', async () => {
+    // The cache's digest hashed every byte before the loader refused the file: 6 s for 1.9 GB.
+    expect(await digestCorpusOnDisk(folder)).toBeUndefined();
+    setCorpusLimits({ ...corpusLimits(), maxFileBytes: 300 * 1024 * 1024 });
+    expect(await digestCorpusOnDisk(folder)).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('THEN a reload on a worker thread applies the cap the process was configured with', async () => {
