@@ -283,3 +283,98 @@ describe('GIVEN the bot on Discord following feeds that post their new articles'
     expect(modsMessages()).toEqual([]);
   });
 });
+
+describe('GIVEN the bot on a test clock following a feed, with FEED_SILENT_HOURS=2 and an alerts channel', () => {
+  let site: LocalWebServer;
+  let root: string;
+  let corpus: string;
+  let harness: Harness;
+  let clock = Date.parse('2026-11-20T08:00:00Z');
+  let listed: SiteItem[] = [{ n: 1, topic: 'Quiet' }];
+
+  const start = () =>
+    startHarness({
+      corpusPath: corpus,
+      env: {
+        MODERATOR_ROLE_IDS: ids.moderatorRole,
+        FETCH_ALLOW_PRIVATE: 'true',
+        FEED_POLL_MINUTES: '60',
+        FEED_SILENT_HOURS: '2',
+      },
+      now: () => clock,
+    });
+
+  beforeAll(async () => {
+    site = await startLocalWebServer();
+    for (const n of [1, 2]) {
+      site.routes.set(`/a/${n}`, (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(n, 'Quiet')),
+      );
+    }
+    site.routes.set('/quiet.rss', (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/rss+xml' })
+        .end(rss('Quiet Courier', site.origin, listed)),
+    );
+    root = await mkdtemp(join(tmpdir(), 'newsdesk-feed-silence-'));
+    corpus = join(root, 'corpus');
+    await cp('corpus', corpus, { recursive: true });
+    harness = await start();
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+    await site?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const alerts = () =>
+    harness.discord
+      .messagesIn(ids.mods)
+      .filter((m) => m.author.id === ids.bot)
+      .map((m) => m.content);
+  /** Moves the test clock on by `minutes` (a poll is due every 60) and polls what is due. */
+  const later = async (minutes: number) => {
+    clock += minutes * 60_000;
+    return harness.ctx.feeds!.pollDue();
+  };
+
+  it('WHEN it brings nothing for longer than 2 hours THEN the moderators hear it once, not again on later polls nor after a restart, and once when it brings an item again', async () => {
+    const set = await harness.discord
+      .interact(chatInputSubcommand('feeds', 'alerts', { channel: new ChannelRef(ids.mods) }, moderator))
+      .final();
+    expect(textOf(set.data)).toMatch(/brings nothing new for 2 hours/);
+    await harness.discord
+      .interact(chatInputSubcommand('feeds', 'add', { url: site.url('/quiet.rss') }, moderator))
+      .final();
+    // The first read (started by the add, awaited here) brings story 1: the feed is new, nothing is said.
+    await harness.ctx.feeds!.pollDue();
+    expect(harness.ctx.feeds!.list()[0]?.itemsAdded).toBe(1);
+    expect((await later(60)).map((report) => report.added)).toEqual([[]]);
+    expect(alerts()).toEqual([]);
+    // 2 hours and 1 minute since story 1 came, at the third read of the same list.
+    expect(await later(61)).toHaveLength(1);
+    expect(alerts()).toEqual([
+      '⚠️ The feed **Quiet Courier** (' +
+        site.url('/quiet.rss') +
+        `) has brought nothing new for 2 hours (since <t:${clock / 1000 - 121 * 60}:R>).`,
+    ]);
+    await later(60);
+    await later(60);
+    expect(alerts()).toHaveLength(1);
+    // A restart: a new process, a fresh stand-in (which holds none of the earlier messages).
+    await harness.stop();
+    harness = await start();
+    await later(60);
+    expect(alerts()).toEqual([]);
+    listed = [{ n: 2, topic: 'Quiet' }, ...listed];
+    const [recovered] = await later(60);
+    expect(recovered?.added).toHaveLength(1);
+    expect(alerts()).toEqual([
+      `✅ The feed **Quiet Courier** (${site.url('/quiet.rss')}) has recovered: it brings new items again.`,
+    ]);
+    // Quiet again for less than 2 hours: nothing more.
+    await later(60);
+    expect(alerts()).toHaveLength(1);
+  });
+});
