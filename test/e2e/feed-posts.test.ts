@@ -8,6 +8,7 @@ import { articlePage, rss, type SiteItem } from '../support/feed-site.ts';
 import { type LocalWebServer, startLocalWebServer } from '../support/local-web-server.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { ChannelRef, chatInputSubcommand } from '../support/stand-in-discord/interactions.ts';
+import { copyOfBundledCorpus } from '../support/temp-corpus.ts';
 import { type Harness, member, moderator, startHarness, textOf } from './harness.ts';
 
 const until = async <T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> => {
@@ -259,15 +260,14 @@ describe('GIVEN the bot on Discord following feeds that post their new articles'
 
 describe('GIVEN the bot on a test clock following a feed, with FEED_SILENT_HOURS=2 and an alerts channel', () => {
   let site: LocalWebServer;
-  let root: string;
-  let corpus: string;
+  let copy: Awaited<ReturnType<typeof copyOfBundledCorpus>>;
   let harness: Harness;
   let clock = Date.parse('2026-11-20T08:00:00Z');
   let listed: SiteItem[] = [{ n: 1, topic: 'Quiet' }];
 
   const start = () =>
     startHarness({
-      corpusPath: corpus,
+      corpusPath: copy.corpus,
       env: {
         MODERATOR_ROLE_IDS: ids.moderatorRole,
         FETCH_ALLOW_PRIVATE: 'true',
@@ -289,16 +289,14 @@ describe('GIVEN the bot on a test clock following a feed, with FEED_SILENT_HOURS
         .writeHead(200, { 'content-type': 'application/rss+xml' })
         .end(rss('Quiet Courier', site.origin, listed)),
     );
-    root = await mkdtemp(join(tmpdir(), 'newsdesk-feed-silence-'));
-    corpus = join(root, 'corpus');
-    await cp('corpus', corpus, { recursive: true });
+    copy = await copyOfBundledCorpus();
     harness = await start();
   });
 
   afterAll(async () => {
     await harness?.stop();
     await site?.close();
-    await rm(root, { recursive: true, force: true });
+    await copy?.cleanup();
   });
 
   const alerts = () =>
