@@ -13,6 +13,7 @@
  * holding 256 KiB of unverified body, then 1 and 50 connections pipelining forged 1 KiB requests at
  * ~5 MB/s each. Prints, per attack, how many PINGs were answered, their p50 and p90, and the p50 as a
  * ratio of the p50 with no attack. Target: every PING answered and each p50 within 10x the quiet one.
+ * The attacker runs in a process of its own, the PINGs' sender in this one, the endpoint in a third.
  *
  * Options: --attack memory|connections|all (all), --connections <n> (3000), --hold <s> (5),
  * --sources <n> (1 and 20 when not given), --pings <n> (20).
@@ -24,7 +25,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { type AttackKind, startAttack } from './http/attacks.ts';
+import { type AttackKind, type AttackOptions, startAttack } from './http/attacks.ts';
 import { type PingRound, percentile, sendGenuinePings } from './http/genuine-pings.ts';
 
 const MAX_BODY = 262_144;
@@ -33,7 +34,41 @@ const MB = 2 ** 20;
 type FromChild = { kind: 'ready'; port: number } | { kind: 'rss'; bytes: number };
 
 if (process.argv.includes('--serve')) await serve();
+else if (process.argv.includes('--attacker')) attacker();
 else await main();
+
+/**
+ * The attacker's process: runs the attack it is given until told to stop, then reports how many
+ * sockets it reopened. Apart from the process sending the genuine PINGs, as Discord is from an
+ * attacker: on one event loop, a PING's own connect and read waited behind the attacker's writes
+ * (50 pipelining connections ask for 250 MB/s), which the PING's time then counted as the endpoint's.
+ */
+function attacker(): void {
+  const options = JSON.parse(process.argv[process.argv.indexOf('--attacker') + 1] ?? '{}') as AttackOptions;
+  const attack = startAttack(options);
+  process.send?.({ kind: 'started' });
+  process.once('message', async () => {
+    const reopened = attack.reopened();
+    await attack.stop();
+    process.send?.({ kind: 'stopped', reopened }, () => process.exit(0));
+  });
+}
+
+/** `startAttack` in a process of its own (see `attacker`). */
+async function attackFromChild(options: AttackOptions): Promise<{ stop(): Promise<number> }> {
+  const child = fork(fileURLToPath(import.meta.url), ['--attacker', JSON.stringify(options)], {
+    execArgv: ['--import', 'tsx'],
+  });
+  await once(child, 'message');
+  return {
+    async stop() {
+      child.send({ kind: 'stop' });
+      const [reply] = (await once(child, 'message')) as [{ reopened: number }];
+      await once(child, 'exit');
+      return reply.reopened;
+    },
+  };
+}
 
 /** The endpoint's process: reports its port, then its RSS (after a GC when asked) on request. */
 async function serve(): Promise<void> {
@@ -152,7 +187,7 @@ async function connectionAttacks(sourceCounts: readonly number[], pings: number)
   let ok = quiet.answered === quiet.sent;
   for (const sources of sourceCounts) {
     for (const scenario of scenarios) {
-      const attack = startAttack({
+      const attack = await attackFromChild({
         kind: scenario.kind,
         port: endpoint.port,
         sockets: scenario.sockets,
@@ -161,8 +196,7 @@ async function connectionAttacks(sourceCounts: readonly number[], pings: number)
       // Long enough for every socket to be open and for the endpoint's own deadlines to start closing them.
       await sleep(3000);
       const round = await sendGenuinePings(endpoint.port, endpoint.discordKey, pings);
-      const reopened = attack.reopened();
-      await attack.stop();
+      const reopened = await attack.stop();
       const from = sources === 1 ? 'one address' : `${sources} addresses`;
       console.log(pingRow(`${scenario.label}, from ${from} (${reopened} reopened)`, round, quietP50));
       const p50 = percentile(round.latenciesMs, 50);

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
+import { SEARCHES_IN_FLIGHT } from '../search/searches-in-flight.ts';
 import type { BarChart } from './bar-chart.ts';
-import type { ChartReply, ChartRequest } from './chart-protocol.ts';
+import type { ChartReply, ChartRequest, ChartWorkerData } from './chart-protocol.ts';
 
 /** Draws charts as PNGs somewhere other than the caller's thread. */
 export interface ChartRenderer {
@@ -34,6 +35,12 @@ export interface ChartWorkerOptions {
    * @default 32
    */
   keep?: number;
+  /**
+   * A count in shared memory of work charts give way to: the worker starts drawing a chart, and
+   * encodes it, only while it reads 0 (or after `CHART_PATIENCE_MS` of waiting).
+   * @default the searches in flight on this thread (`SEARCHES_IN_FLIGHT`)
+   */
+  yieldTo?: Int32Array;
 }
 
 interface Pending {
@@ -56,11 +63,13 @@ export class ChartWorker implements ChartRenderer {
   readonly #kept = new Map<string, Uint8Array>();
   #worker: Worker | undefined;
   #next = 0;
+  readonly #yieldTo: Int32Array;
 
   constructor(options: ChartWorkerOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#maxWaiting = options.maxWaiting ?? 16;
     this.#keep = options.keep ?? 32;
+    this.#yieldTo = options.yieldTo ?? SEARCHES_IN_FLIGHT;
   }
 
   async render(chart: BarChart): Promise<Uint8Array> {
@@ -109,7 +118,8 @@ export class ChartWorker implements ChartRenderer {
 
   #started(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(new URL('./chart-worker-entry.mjs', import.meta.url));
+    const workerData: ChartWorkerData = { yieldTo: this.#yieldTo };
+    const worker = new Worker(new URL('./chart-worker-entry.mjs', import.meta.url), { workerData });
     worker.unref();
     worker.on('message', (reply: ChartReply) => {
       const pending = this.#pending.get(reply.id);

@@ -40,13 +40,20 @@ function registerFont(): void {
  * Draws `chart` as a PNG of its size: stacked bars on a neutral light card, the bundled font, the
  * colour-blind-safe palette, the marked bar's dashed line and label, the note under the axis.
  */
-export async function drawChart(chart: BarChart): Promise<Buffer> {
+export async function drawChart(
+  chart: BarChart,
+  hooks: {
+    /** Called between drawing and encoding (the chart worker waits there for searches to end). */
+    beforeEncoding?: () => void;
+  } = {},
+): Promise<Buffer> {
   registerFont();
   const canvas = createCanvas(chart.width, chart.height);
   const context = canvas.getContext('2d');
   context.lang = 'en';
   const rendered = new Chart(context as unknown as ChartItem, configuration(chart, context));
   try {
+    hooks.beforeEncoding?.();
     // Encoded on this thread (the chart worker's, whose priority is lowered), not on libuv's pool.
     return canvas.toBuffer('image/png');
   } finally {

@@ -39,6 +39,7 @@ import {
 import { RETRIEVAL, type RetrievalSettings } from './retrieval.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
+import { asSearch, searchBegun } from './searches-in-flight.ts';
 import { STORY_DEPTH, storiesOf } from './stories.ts';
 import { answerInTime, type Found, type ReportGroup } from './time-layer.ts';
 import { readTimeWords } from './time-words.ts';
@@ -297,7 +298,7 @@ export class Engine extends SearchEngine {
    * empty `results` means the corpus does not cover the question.
    */
   answer(question: string, options: AnswerOptions = {}): Answer {
-    return finish(this.answerSteps(question, options));
+    return asSearch(() => finish(this.answerSteps(question, options)));
   }
 
   /**
@@ -307,7 +308,8 @@ export class Engine extends SearchEngine {
    * timers that acknowledge an interaction before Discord's 3 seconds are up.
    */
   override answerAsync(question: string, options: AnswerOptions = {}): Promise<Answer> {
-    return finishInSlices(this.answerSteps(question, options));
+    const ended = searchBegun();
+    return finishInSlices(this.answerSteps(question, options)).finally(ended);
   }
 
   private *answerSteps(question: string, options: AnswerOptions): Steps<Answer> {
@@ -548,6 +550,10 @@ export class Engine extends SearchEngine {
    * most relevant `TIMELINE_ARTICLES` articles at most; undated ones apart (`timeline.ts`).
    */
   timeline(topic: string, options: { period?: Period } = {}): Timeline {
+    return asSearch(() => this.#timeline(topic, options));
+  }
+
+  #timeline(topic: string, options: { period?: Period }): Timeline {
     const raw = topic.slice(0, MAX_QUESTION_CHARS);
     const words = readTimeWords(raw).topic;
     const text = words === '' ? raw : words;

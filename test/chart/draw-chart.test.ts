@@ -7,6 +7,7 @@ import { BACKGROUND } from '../../src/chart/palette.ts';
 import { timelineChart } from '../../src/chart/timeline-chart.ts';
 import { loadCorpus } from '../../src/corpus/load-corpus.ts';
 import { Engine } from '../../src/search/engine.ts';
+import { searchBegun } from '../../src/search/searches-in-flight.ts';
 import { decodePng, inkShare, pixelsOf } from '../support/png.ts';
 import { DATED_CORPUS } from '../support/temp-corpus.ts';
 
@@ -86,5 +87,31 @@ describe('GIVEN the chart of the dated fixture\'s "Gravelines" timeline', () => 
     const patient = worker();
     await expect(patient.render({ ...chart, width: 0, height: -1 })).rejects.toBeInstanceOf(ChartError);
     expect((await decodePng(await patient.render(chart))).width).toBe(800);
+  });
+
+  it('the worker starts no chart while a search is under way, and draws it once the search ends', async () => {
+    const charts = worker({ keep: 0 });
+    await charts.render(chart);
+    let drawn = false;
+    const ended = searchBegun();
+    const waiting = charts.render(chart).then((png) => {
+      drawn = true;
+      return png;
+    });
+    try {
+      // Far longer than the chart takes (tens of milliseconds), far shorter than the worker's patience.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(drawn).toBe(false);
+    } finally {
+      ended();
+    }
+    expect((await decodePng(await waiting)).width).toBe(800);
+  });
+
+  it('a search that never ends keeps a chart back for CHART_PATIENCE_MS at most', async () => {
+    const charts = worker({ keep: 0, yieldTo: new Int32Array(new SharedArrayBuffer(4)).fill(1) });
+    const started = performance.now();
+    expect((await decodePng(await charts.render(chart))).width).toBe(800);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_900);
   });
 });

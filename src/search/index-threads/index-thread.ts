@@ -8,6 +8,7 @@ import {
 import { corpusLimits } from '../../corpus/corpus-limits.ts';
 import { CorpusError } from '../../corpus/problems.ts';
 import type { SharedCorpus } from '../../corpus/shared-corpus.ts';
+import { searchBegun } from '../searches-in-flight.ts';
 import type {
   CorpusMessage,
   IndexReply,
@@ -115,7 +116,11 @@ export class IndexThread {
       const timer = setTimeout(() => {
         this.#settle({ id: request.id, ok: false, message: `no answer within ${timeoutMs} ms` });
       }, timeoutMs);
-      const settled = () => clearTimeout(timer);
+      const ended = searchBegun();
+      const settled = () => {
+        clearTimeout(timer);
+        ended();
+      };
       this.#pending.set(request.id, {
         resolve: (reply) => {
           settled();
@@ -135,8 +140,19 @@ export class IndexThread {
     if (this.#stopped !== undefined) throw new Error(`IndexThread: ${this.#stopped}`);
     const request = { ...question, id: this.#nextId++ } as IndexRequest;
     const deadline = performance.now() + timeoutMs;
-    let seen = Atomics.load(this.#replies, 0);
-    this.#port.postMessage(request);
+    const seen = Atomics.load(this.#replies, 0);
+    const ended = searchBegun();
+    try {
+      this.#port.postMessage(request);
+      return this.#awaitReply(request.id, deadline, timeoutMs, seen);
+    } finally {
+      ended();
+    }
+  }
+
+  /** `callSync`'s wait: replies read off the port, asleep on the reply counter between them. */
+  #awaitReply(id: number, deadline: number, timeoutMs: number, seenBefore: number): Answered {
+    let seen = seenBefore;
     for (;;) {
       for (
         let received = receiveMessageOnPort(this.#port);
@@ -145,7 +161,7 @@ export class IndexThread {
       ) {
         const reply = received.message as IndexReply;
         // Replies to asynchronous calls sent earlier come first: settle them on the way.
-        if (reply.id !== request.id) {
+        if (reply.id !== id) {
           this.#settle(reply);
           continue;
         }

@@ -189,6 +189,14 @@ class InteractionEndpoint {
   };
 
   readonly #guard: ConnectionGuard;
+  /**
+   * Per connection, the admission of its latest request: whether it was admitted. Node emits every
+   * request pipelined in what a socket delivered at once, so fifty forged requests in one write were
+   * fifty signature checks, of which only the first answer was ever sent (50 connections pipelining
+   * at 5 MB/s pushed genuine PINGs to p50 473 ms). A connection's requests are admitted one after
+   * another, and none after a refusal, which closes it.
+   */
+  readonly #admissions = new WeakMap<Socket, Promise<boolean>>();
 
   constructor(options: InteractionServerOptions, guard: ConnectionGuard) {
     this.#options = options;
@@ -298,14 +306,31 @@ class InteractionEndpoint {
     response: ServerResponse,
     finish: (command: string, outcome: Outcome) => void,
   ): Promise<{ raw: APIInteraction; incoming: IncomingInteraction | null } | undefined> {
-    const admitted = await admitRequest(request, this.#admission);
+    const socket = request.socket;
+    const earlier = this.#admissions.get(socket) ?? Promise.resolve(true);
+    const admission = earlier.then((open) => (open ? admitRequest(request, this.#admission) : undefined));
+    // An admission that failed (the caller answers 500) admits nothing more on this connection.
+    this.#admissions.set(
+      socket,
+      admission.then(
+        (admitted) => admitted?.admitted === true,
+        () => false,
+      ),
+    );
+    const admitted = await admission;
+    if (admitted === undefined) {
+      // Pipelined behind a refused request, on a connection being closed: nobody is owed an answer.
+      socket.destroy();
+      return undefined;
+    }
     if (!admitted.admitted) {
-      this.#refuse(response, admitted);
+      await this.#refuse(response, admitted);
+      // Closed at once, not gracefully: what else the client pipelined is not read.
+      socket.destroy();
       finish('none', admitted.outcome);
       return undefined;
     }
     // Discord's own request: its connection is not one to close for room until it has been answered.
-    const socket = request.socket;
     this.#guard.setBusy(socket, true);
     response.once('close', () => this.#guard.setBusy(socket, false));
     const raw = parseInteraction(admitted.body);
@@ -333,11 +358,11 @@ class InteractionEndpoint {
   }
 
   /** Answers a request admission refused, and logs it without letting a flood flood the log. */
-  #refuse(response: ServerResponse, refused: Refusal): void {
+  #refuse(response: ServerResponse, refused: Refusal): Promise<void> {
     // Every refusal closes the connection: an unread body may still be arriving, and a connection kept
     // open after a forged request let one client pipeline forged requests at 5 MB/s (genuine PINGs
     // then took 1.2 s; over fifty connections, 33 s).
-    sendJson(response, refused.status, { error: refused.message }, CLOSING_JSON_HEADERS);
+    const sent = sendJson(response, refused.status, { error: refused.message }, CLOSING_JSON_HEADERS);
     if (refused.outcome === 'aborted' || refused.outcome === 'overloaded') {
       // Worth an operator's attention, but anyone can cause them: one line per kind per 10 s.
       this.#refusals.warn(refused.outcome, 'request refused', {
@@ -348,6 +373,7 @@ class InteractionEndpoint {
       // Debug only: Discord's own probes send forged requests, and a flood must not flood the log too.
       this.#logger.debug('request refused', { status: refused.status, reason: refused.message });
     }
+    return sent;
   }
 
   /** Dispatches, acknowledging for the handler if it has not answered within `acknowledgeAfterMs`. */

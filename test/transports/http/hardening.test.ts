@@ -160,6 +160,9 @@ describe('the endpoint under unauthenticated pressure (loopback only, bounded)',
     const answers = client.received().match(/^HTTP\/1\.1 \d{3}/gm) ?? [];
     expect(answers).toEqual(['HTTP/1.1 401']);
     expect(client.received()).toMatch(/connection: close/i);
+    // One signature checked, not fifty: Node hands the server every request pipelined in one write.
+    const metrics = await (await fetch(`${endpoint.base}/metrics`)).text();
+    expect(metrics).toMatch(/newsdesk_http_requests_total\{[^}]*outcome="unauthorized"[^}]*\} 1$/m);
   });
 
   it('closes a keep-alive connection after maxRequestsPerConnection requests', async () => {
