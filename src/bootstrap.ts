@@ -70,7 +70,7 @@ export async function bootstrap(options: {
   announce?: (line: string) => void;
   /** See `DispatchContext.deferAfterMs`. @default 2000 */
   deferAfterMs?: number;
-  /** The clock of commands and digests, for tests. @default Date.now */
+  /** The clock of commands, digests and feeds, for tests. @default Date.now */
   now?: () => number;
 }): Promise<Bootstrapped> {
   const { config, logger, progress } = options;
@@ -83,6 +83,7 @@ export async function bootstrap(options: {
     config,
     logger,
     ...(options.channels ? { publisher: feedPublisher(options.channels) } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   // Votes, questions without coverage and watched questions (DATA_DIR); answers go on without it.
   const community = startCommunity({

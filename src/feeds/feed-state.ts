@@ -97,6 +97,8 @@ export class FeedState {
   #feeds: FeedRecord[];
   #settings: FeedSettings;
   #writing: Promise<void> = Promise.resolve();
+  /** Changes made by this process, so that a refresh overlapping one does not undo it. */
+  #changes = 0;
   readonly #shared: boolean;
 
   private constructor(path: string, file: StateFile, shared: boolean) {
@@ -140,11 +142,19 @@ export class FeedState {
 
   /** Reads the file again (another replica changed it); an unreadable file leaves what is known. */
   async refresh(): Promise<void> {
-    await this.#writing.catch(() => undefined);
-    const file = await FeedState.#read(this.path).catch(() => undefined);
-    if (file === undefined) return;
-    this.#feeds = file.feeds;
-    this.#settings = file.settings;
+    for (;;) {
+      const changes = this.#changes;
+      await this.#writing.catch(() => undefined);
+      if (changes !== this.#changes) continue;
+      const file = await FeedState.#read(this.path).catch(() => undefined);
+      if (file === undefined) return;
+      // A change made here meanwhile is newer than what was read: read again once it is written,
+      // rather than put the older file back (and write it over the change at the next save).
+      if (changes !== this.#changes) continue;
+      this.#feeds = file.feeds;
+      this.#settings = file.settings;
+      return;
+    }
   }
 
   settings(): FeedSettings {
@@ -187,6 +197,7 @@ export class FeedState {
 
   /** Writes are queued so that two changes never race to the same file. */
   #save(): Promise<void> {
+    this.#changes++;
     const text = `${JSON.stringify({ version: 1, feeds: this.#feeds, settings: this.#settings }, null, 2)}\n`;
     this.#writing = this.#writing.catch(() => undefined).then(() => writeFileAtomic(this.path, text));
     return this.#writing;

@@ -26,6 +26,8 @@ export async function openFeeds(options: {
   logger: Logger;
   /** Posts articles and health alerts in Discord; none at the console. */
   publisher?: FeedPublisher | undefined;
+  /** The clock of polls, back-off and health alerts (FEED_SILENT_HOURS), for tests. @default Date.now */
+  now?: () => number;
 }): Promise<FeedPoller | undefined> {
   const { library, lifecycle, config, logger } = options;
   if (
@@ -56,6 +58,7 @@ export async function openFeeds(options: {
     publisher: options.publisher,
     postsPerPoll: config.FEED_POSTS_PER_POLL,
     silentMs: config.FEED_SILENT_HOURS * 3_600_000,
+    ...(options.now ? { now: options.now } : {}),
     onPostFailed: (url, what, error) => logger.warn('feed post failed', { url, what, error }),
     onPolled: (report) =>
       (report.status === 'failed' ? logger.warn : logger.info)('feed polled', { ...report }),

@@ -4,38 +4,12 @@ import { join } from 'node:path';
 import type { APIEmbed, APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedStatePath } from '../../src/feeds/start-feeds.ts';
+import { articlePage, rss, type SiteItem } from '../support/feed-site.ts';
 import { type LocalWebServer, startLocalWebServer } from '../support/local-web-server.ts';
 import { ids } from '../support/stand-in-discord/fixtures.ts';
 import { ChannelRef, chatInputSubcommand } from '../support/stand-in-discord/interactions.ts';
+import { copyOfBundledCorpus } from '../support/temp-corpus.ts';
 import { type Harness, member, moderator, startHarness, textOf } from './harness.ts';
-
-/** One article page of the test site, as a news site serves it. */
-function articlePage(n: number, topic: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${topic} story ${n}</title>
-<meta property="og:site_name" content="Feed Test Gazette"><meta name="date" content="2026-11-${String(10 + (n % 18)).padStart(2, '0')}">
-</head><body><article><h1>${topic} story ${n}</h1>
-<p>The ${topic.toLowerCase()} story number ${n} opens with a lede long enough to be a paragraph of a real article, the council said on Thursday.</p>
-<p>A second paragraph of story ${n} gives the details that readers of the ${topic.toLowerCase()} report expect to find.</p>
-<p>Officials said on Friday that the work described in story ${n} would continue through the winter, while residents asked for a public meeting to discuss what comes next.</p>
-<p>The regional council has promised a full report on story ${n} before the end of the year, with figures on costs and delays.</p>
-</article></body></html>`;
-}
-
-interface SiteItem {
-  n: number;
-  topic: string;
-  summary?: string;
-}
-
-function rss(title: string, origin: string, items: SiteItem[]): string {
-  const entries = items
-    .map(
-      (item) => `<item><title>${item.topic} story ${item.n}</title><link>${origin}/a/${item.n}</link>
-<guid isPermaLink="false">item-${item.n}</guid>${item.summary ? `<description>${item.summary}</description>` : ''}</item>`,
-    )
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>${title}</title>${entries}</channel></rss>`;
-}
 
 const until = async <T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
@@ -281,5 +255,97 @@ describe('GIVEN the bot on Discord following feeds that post their new articles'
     harness = await start();
     await pollAgain();
     expect(modsMessages()).toEqual([]);
+  });
+});
+
+describe('GIVEN the bot on a test clock following a feed, with FEED_SILENT_HOURS=2 and an alerts channel', () => {
+  let site: LocalWebServer;
+  let copy: Awaited<ReturnType<typeof copyOfBundledCorpus>>;
+  let harness: Harness;
+  let clock = Date.parse('2026-11-20T08:00:00Z');
+  let listed: SiteItem[] = [{ n: 1, topic: 'Quiet' }];
+
+  const start = () =>
+    startHarness({
+      corpusPath: copy.corpus,
+      env: {
+        MODERATOR_ROLE_IDS: ids.moderatorRole,
+        FETCH_ALLOW_PRIVATE: 'true',
+        FEED_POLL_MINUTES: '60',
+        FEED_SILENT_HOURS: '2',
+      },
+      now: () => clock,
+    });
+
+  beforeAll(async () => {
+    site = await startLocalWebServer();
+    for (const n of [1, 2]) {
+      site.routes.set(`/a/${n}`, (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(n, 'Quiet')),
+      );
+    }
+    site.routes.set('/quiet.rss', (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/rss+xml' })
+        .end(rss('Quiet Courier', site.origin, listed)),
+    );
+    copy = await copyOfBundledCorpus();
+    harness = await start();
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+    await site?.close();
+    await copy?.cleanup();
+  });
+
+  const alerts = () =>
+    harness.discord
+      .messagesIn(ids.mods)
+      .filter((m) => m.author.id === ids.bot)
+      .map((m) => m.content);
+  /** Moves the test clock on by `minutes` (a poll is due every 60) and polls what is due. */
+  const later = async (minutes: number) => {
+    clock += minutes * 60_000;
+    return harness.ctx.feeds!.pollDue();
+  };
+
+  it('WHEN it brings nothing for longer than 2 hours THEN the moderators hear it once, not again on later polls nor after a restart, and once when it brings an item again', async () => {
+    const set = await harness.discord
+      .interact(chatInputSubcommand('feeds', 'alerts', { channel: new ChannelRef(ids.mods) }, moderator))
+      .final();
+    expect(textOf(set.data)).toMatch(/brings nothing new for 2 hours/);
+    await harness.discord
+      .interact(chatInputSubcommand('feeds', 'add', { url: site.url('/quiet.rss') }, moderator))
+      .final();
+    // The first read (started by the add, awaited here) brings story 1: the feed is new, nothing is said.
+    await harness.ctx.feeds!.pollDue();
+    expect(harness.ctx.feeds!.list()[0]?.itemsAdded).toBe(1);
+    expect((await later(60)).map((report) => report.added)).toEqual([[]]);
+    expect(alerts()).toEqual([]);
+    // 2 hours and 1 minute since story 1 came, at the third read of the same list.
+    expect(await later(61)).toHaveLength(1);
+    expect(alerts()).toEqual([
+      '⚠️ The feed **Quiet Courier** (' +
+        site.url('/quiet.rss') +
+        `) has brought nothing new for 2 hours (since <t:${clock / 1000 - 121 * 60}:R>).`,
+    ]);
+    await later(60);
+    await later(60);
+    expect(alerts()).toHaveLength(1);
+    // A restart: a new process, a fresh stand-in (which holds none of the earlier messages).
+    await harness.stop();
+    harness = await start();
+    await later(60);
+    expect(alerts()).toEqual([]);
+    listed = [{ n: 2, topic: 'Quiet' }, ...listed];
+    const [recovered] = await later(60);
+    expect(recovered?.added).toHaveLength(1);
+    expect(alerts()).toEqual([
+      `✅ The feed **Quiet Courier** (${site.url('/quiet.rss')}) has recovered: it brings new items again.`,
+    ]);
+    // Quiet again for less than 2 hours: nothing more.
+    await later(60);
+    expect(alerts()).toHaveLength(1);
   });
 });

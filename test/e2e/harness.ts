@@ -45,7 +45,7 @@ export async function startHarness(
     env?: Record<string, string>;
     /** Wraps the library the commands see, e.g. to inject a failure. */
     wrap?: (library: Library) => LibraryView;
-    /** The clock of commands and digests (a test clock). @default Date.now */
+    /** The clock of commands, digests and feeds (a test clock). @default Date.now */
     now?: () => number;
   } = {},
 ): Promise<Harness> {
