@@ -41,11 +41,13 @@ runMain('could not start', async () => {
   });
 
   if (!config.DISCORD_TOKEN) {
-    const running = await app.startLifecycle();
     // A stop signal ends the console as /quit does: the line being answered finishes (or the deadline
-    // passes), then everything stops and the pid file is removed.
+    // passes), then everything stops and the pid file is removed. Listened for before the lifecycle
+    // writes the pid file: a signal sent as soon as the file appears found no listener and killed the
+    // process, the pid file left behind.
     const stopping = new AbortController();
     stopOnSignals(logger, () => stopping.abort());
+    const running = await app.startLifecycle();
     await runConsole({ ctx: app.ctx, input: process.stdin, output: process.stdout, signal: stopping.signal });
     running.stop();
     await app.records.stop();
@@ -58,17 +60,14 @@ runMain('could not start', async () => {
     apiBase: config.DISCORD_API_BASE,
     ctx: app.ctx,
   });
+  // Listened for before the lifecycle writes the pid file, as at the console.
+  const signalled = new Promise<void>((resolve) => stopOnSignals(logger, () => resolve()));
   // The ShardingManager runs this file per shard: the client tells the lifecycle it is one.
   const running = await app.startLifecycle(bot.client);
-  await new Promise<void>((resolve) => {
-    stopOnSignals(logger, () => {
-      running.stop();
-      void bot
-        .stop()
-        .then(() => app.records.stop())
-        .then(() => app.replicas?.close())
-        .then(resolve);
-    });
-  });
+  await signalled;
+  running.stop();
+  await bot.stop();
+  await app.records.stop();
+  await app.replicas?.close();
   return 0;
 });
