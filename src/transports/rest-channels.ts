@@ -8,7 +8,7 @@ import {
   ThreadAutoArchiveDuration,
 } from 'discord.js';
 import type { DiscordChannels } from '../interactions/feed-publisher.ts';
-import { channelMessage } from './rest-threads.ts';
+import { latestMessages } from './rest-threads.ts';
 
 /** Discord's codes for a channel the bot cannot see: Unknown Channel, Missing Access. */
 const UNSEEN = new Set([10003, 50001]);
@@ -56,12 +56,7 @@ export function restChannels(options: { apiBase: string; token: string }): Disco
       })) as APIChannel;
       return thread.id;
     },
-    async latestMessages(channelId, limit) {
-      const messages = (await rest.get(Routes.channelMessages(channelId), {
-        query: new URLSearchParams({ limit: String(limit) }),
-      })) as APIMessage[];
-      return messages.map(channelMessage);
-    },
+    latestMessages: (channelId, limit) => latestMessages(rest, channelId, limit),
     botId() {
       botId ??= (rest.get(Routes.user()) as Promise<APIUser>).then((user) => user.id);
       return botId;

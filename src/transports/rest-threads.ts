@@ -15,12 +15,7 @@ export function restThreads(options: { apiBase: string; token: string }): Thread
       })) as APIThreadChannel;
       return thread.id;
     },
-    async latestMessages(channelId, limit) {
-      const messages = (await rest.get(Routes.channelMessages(channelId), {
-        query: new URLSearchParams({ limit: String(limit) }),
-      })) as APIMessage[];
-      return messages.map(channelMessage);
-    },
+    latestMessages: (channelId, limit) => latestMessages(rest, channelId, limit),
     async message(channelId, messageId) {
       try {
         return channelMessage((await rest.get(Routes.channelMessage(channelId, messageId))) as APIMessage);
@@ -33,8 +28,20 @@ export function restThreads(options: { apiBase: string; token: string }): Thread
   };
 }
 
-/** A message as the bot reads it back, whichever REST client fetched it. */
-export function channelMessage(message: APIMessage): ChannelMessage {
+/** A channel's latest messages, newest first, as the bot reads them back (threads and feed posts alike). */
+export async function latestMessages(
+  rest: REST,
+  channelId: string,
+  limit: number,
+): Promise<ChannelMessage[]> {
+  const messages = (await rest.get(Routes.channelMessages(channelId), {
+    query: new URLSearchParams({ limit: String(limit) }),
+  })) as APIMessage[];
+  return messages.map(channelMessage);
+}
+
+/** A message as the bot reads it back. */
+function channelMessage(message: APIMessage): ChannelMessage {
   return {
     id: message.id,
     authorId: message.author.id,
