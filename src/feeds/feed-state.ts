@@ -185,6 +185,27 @@ export class FeedState {
     await this.#save();
   }
 
+  /**
+   * Changes one feed as it is now (read again first when shared), then persists: what the poller uses
+   * to save what it owns (validators, seen items, the queue, health) without writing back the rest of
+   * a record it read before a fetch or a post, so a moderator's change made meanwhile (`/feeds filter`,
+   * `/feeds remove`, on this replica or another) is kept. `change` returning undefined, or the feed
+   * being gone, writes nothing; resolves to the record written.
+   */
+  async update(
+    url: string,
+    change: (current: FeedRecord) => FeedRecord | undefined,
+  ): Promise<FeedRecord | undefined> {
+    if (this.#shared) await this.refresh();
+    const current = this.get(url);
+    const changed = current === undefined ? undefined : change(current);
+    if (changed === undefined) return undefined;
+    const kept = { ...changed, url, seen: changed.seen.slice(-SEEN_KEPT) };
+    this.#feeds = this.#feeds.map((feed) => (feed.url === url ? kept : feed));
+    await this.#save();
+    return kept;
+  }
+
   /** Removes a feed; resolves whether there was one. */
   async remove(url: string): Promise<boolean> {
     if (this.#shared) await this.refresh();
