@@ -453,18 +453,30 @@ export class FeedPoller {
     }
     const channelId = state.settings().alertsChannelId;
     if (!health.owed || channelId === undefined || publisher === undefined) return;
+    // Marked as tried before it is sent, as an article's post is: after a crash the message is looked
+    // for (sent since the first attempt) rather than sent twice. The first attempt's time is kept.
+    const resume = health.attemptedAt;
+    const attempted = { ...health, attemptedAt: resume ?? new Date(this.#now()).toISOString() };
+    if (resume === undefined) {
+      if ((await state.update(url, (current) => ({ ...current, health: attempted }))) === undefined) return;
+    }
     try {
-      await publisher.postAlert(channelId, {
-        feed: record,
-        status: health.status,
-        was: health.was ?? 'ok',
-        silentHours: Math.round(silentMs / 3_600_000),
-      });
+      await publisher.postAlert(
+        channelId,
+        {
+          feed: record,
+          status: health.status,
+          was: health.was ?? 'ok',
+          silentHours: Math.round(silentMs / 3_600_000),
+        },
+        { resume },
+      );
     } catch (error) {
       this.#options.onPostFailed?.(url, 'alert', error instanceof Error ? error.message : String(error));
       return;
     }
-    const delivered = { ...health, owed: false, alerted: true };
+    const { attemptedAt: _tried, ...settled } = health;
+    const delivered = { ...settled, owed: false, alerted: true };
     await state.update(url, (current) => ({ ...current, health: delivered }));
   }
 

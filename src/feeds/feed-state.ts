@@ -29,6 +29,8 @@ const FeedHealthSchema = z.object({
   owed: z.boolean(),
   /** The status before this one, for a recovery's message. */
   was: z.enum(['ok', 'failing', 'silent']).optional(),
+  /** When the message owed was first tried: a crash may have left it sent, so it is looked for first. */
+  attemptedAt: z.string().optional(),
 });
 export type FeedHealth = z.infer<typeof FeedHealthSchema>;
 

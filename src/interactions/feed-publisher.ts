@@ -2,7 +2,12 @@ import type { ChannelKind, FeedPublisher, HealthAlert, PostTarget } from '../fee
 import type { QueuedPost } from '../feeds/feed-state.ts';
 import type { ReplyPayload } from './incoming.ts';
 import type { ChannelMessage } from './library-view.ts';
-import { articleThreadName, renderArticlePost, renderHealthAlert } from './render/feeds.ts';
+import {
+  articleThreadName,
+  healthAlertOpening,
+  renderArticlePost,
+  renderHealthAlert,
+} from './render/feeds.ts';
 import { finalizeReply } from './render/payload.ts';
 
 /**
@@ -61,10 +66,38 @@ export function feedPublisher(channels: DiscordChannels): FeedPublisher {
       const messageId = earlier ?? (await channels.send(target.channelId, message));
       if (target.thread) await channels.startThread(target.channelId, messageId, articleThreadName(post));
     },
-    async postAlert(channelId: string, alert: HealthAlert) {
+    async postAlert(channelId: string, alert: HealthAlert, options = {}) {
+      if (options.resume !== undefined && (await findAlert(channels, channelId, alert, options.resume)))
+        return;
       await channels.send(channelId, finalizeReply(renderHealthAlert(alert)));
     },
   };
+}
+
+/**
+ * How much earlier than the first attempt an alert's message may be stamped by Discord (clocks differ
+ * by a second or two): far less than between two alerts of one status about one feed (at least three
+ * failed reads, or FEED_SILENT_HOURS, apart), so an earlier episode's message is not taken for it.
+ */
+const ALERT_CLOCK_SKEW_MS = 60_000;
+
+/** The bot's message of this alert in the channel's last 50, sent since the first attempt (`since`). */
+async function findAlert(
+  channels: DiscordChannels,
+  channelId: string,
+  alert: HealthAlert,
+  since: string,
+): Promise<boolean> {
+  const bot = await channels.botId();
+  const opening = healthAlertOpening(alert);
+  const earliest = Date.parse(since) - ALERT_CLOCK_SKEW_MS;
+  const messages = await channels.latestMessages(channelId, RESUME_LOOK_BACK);
+  return messages.some(
+    (message) =>
+      message.authorId === bot &&
+      Date.parse(message.sentAt) >= earliest &&
+      message.content.startsWith(opening),
+  );
 }
 
 async function findPost(

@@ -52,6 +52,7 @@ function channelMessage(message: APIMessage): ChannelMessage {
   return {
     id: message.id,
     authorId: message.author.id,
+    sentAt: message.timestamp,
     content: message.content ?? '',
     embeds: message.embeds ?? [],
     customIds: (message.components ?? []).flatMap((row) =>

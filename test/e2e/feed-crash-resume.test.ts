@@ -25,6 +25,8 @@ describe('GIVEN the bot crashing after a feed post reached Discord and before th
   let harness: Harness;
   /** What each feed lists now, by path. */
   const listed = new Map<string, SiteItem[]>();
+  /** Feeds that answer 500 while listed here. */
+  const broken = new Set<string>();
 
   const start = async () => {
     const started = await startHarness({
@@ -44,12 +46,13 @@ describe('GIVEN the bot crashing after a feed post reached Discord and before th
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(n, 'Crash')),
       );
     }
-    for (const path of ['/forum.rss', '/text.rss']) {
-      site.routes.set(path, (_req, res) =>
+    for (const path of ['/forum.rss', '/text.rss', '/health.rss']) {
+      site.routes.set(path, (_req, res) => {
+        if (broken.has(path)) return res.writeHead(500).end('down');
         res
           .writeHead(200, { 'content-type': 'application/rss+xml' })
-          .end(rss(`Feed ${path}`, site.origin, listed.get(path) ?? [])),
-      );
+          .end(rss(`Feed ${path}`, site.origin, listed.get(path) ?? []));
+      });
     }
     copy = await copyOfBundledCorpus();
     discord = await StandInDiscord.start();
@@ -99,10 +102,10 @@ describe('GIVEN the bot crashing after a feed post reached Discord and before th
    */
   const crashAfterPost = async (
     path: string,
-    item: SiteItem,
+    item: SiteItem | undefined,
     isPost: (request: RecordedRequest) => boolean,
   ) => {
-    listed.set(path, [item, ...(listed.get(path) ?? [])]);
+    if (item) listed.set(path, [item, ...(listed.get(path) ?? [])]);
     let atCrash: string | undefined;
     discord.holdAnswer = (request) =>
       isPost(request) && atCrash === undefined
@@ -189,5 +192,84 @@ describe('GIVEN the bot crashing after a feed post reached Discord and before th
     await pollAgain();
     expect(textPosts('Crash story 4')).toHaveLength(1);
     expect(await feed('/text.rss')).toMatchObject({ queue: [], postsMade: 1 });
+  });
+
+  describe('WHEN the crash comes between a health alert reaching the moderators’ channel and its record', () => {
+    const alerts = () =>
+      discord
+        .messagesIn(ids.mods)
+        .filter(
+          (message) => message.author.id === ids.bot && message.content.includes(site.url('/health.rss')),
+        );
+    const isAlert = (request: RecordedRequest) =>
+      request.method === 'POST' && request.route === `/channels/${ids.mods}/messages`;
+    /** Fails the feed's reads until the third, whose alert is cut short by the crash. */
+    const crashAtFailingAlert = async () => {
+      const before = alerts().length;
+      broken.add('/health.rss');
+      await pollAgain();
+      await pollAgain();
+      expect(alerts()).toHaveLength(before);
+      return crashAfterPost('/health.rss', undefined, isAlert);
+    };
+
+    beforeAll(async () => {
+      await harness.discord
+        .interact(chatInputSubcommand('feeds', 'alerts', { channel: new ChannelRef(ids.mods) }, moderator))
+        .final();
+      await harness.discord
+        .interact(chatInputSubcommand('feeds', 'add', { url: site.url('/health.rss') }, moderator))
+        .final();
+      await harness.ctx.feeds!.pollDue();
+    });
+
+    it('THEN the next process finds the alert among the channel’s last messages and does not send it again', async () => {
+      const atCrash = await crashAtFailingAlert();
+      // What the crash left: the alert tried, still owed.
+      const left = (JSON.parse(atCrash) as { feeds: FeedRecord[] }).feeds.find((f) =>
+        f.url.endsWith('/health.rss'),
+      );
+      expect(left?.health).toMatchObject({ status: 'failing', owed: true, attemptedAt: expect.any(String) });
+      expect(alerts()).toHaveLength(1);
+      harness = await start();
+      // The fourth failed read: the alert owed is looked for, found, and recorded as delivered.
+      await pollAgain();
+      expect(alerts().map((message) => message.content)).toEqual([
+        expect.stringMatching(/^⚠️ The feed .* failed 3 reads in a row\./),
+      ]);
+      const health = (await feed('/health.rss')).health;
+      expect(health).toMatchObject({ status: 'failing', owed: false, alerted: true });
+      expect(health?.attemptedAt).toBeUndefined();
+      // Recovered: its message is sent, once.
+      broken.delete('/health.rss');
+      await pollAgain();
+      await pollAgain();
+      expect(alerts().map((message) => message.content)).toEqual([
+        expect.stringMatching(/^⚠️ The feed .* failed 3 reads in a row\./),
+        expect.stringMatching(/^✅ The feed .* has recovered: it reads again\.$/),
+      ]);
+    });
+
+    it('THEN an alert that never reached the channel is sent, and an earlier episode’s alert of the same words is not taken for it', async () => {
+      const before = alerts().length;
+      await crashAtFailingAlert();
+      const sent = alerts();
+      expect(sent).toHaveLength(before + 1);
+      // As if the crash came before Discord took it: the new message is not there ...
+      discord.messages.delete(sent.at(-1)!.id);
+      // ... and the first episode's failing alert, with the same opening, was sent an hour ago.
+      const first = sent[0]!;
+      discord.messages.set(first.id, { ...first, timestamp: new Date(Date.now() - 3_600_000).toISOString() });
+      harness = await start();
+      await pollAgain();
+      const now = alerts().map((message) => message.content);
+      expect(now).toHaveLength(before + 1);
+      expect(now.at(-1)).toMatch(/^⚠️ The feed .* failed 4 reads in a row\./);
+      expect((await feed('/health.rss')).health).toMatchObject({
+        status: 'failing',
+        owed: false,
+        alerted: true,
+      });
+    });
   });
 });
