@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { isErrnoException, writeFileAtomic } from '../files/atomic-write.ts';
+import { withFileLock } from '../files/file-lock.ts';
 
 /** How many GUIDs and URLs a feed remembers: far more than any feed lists at once. */
 const SEEN_KEPT = 5000;
@@ -164,10 +165,11 @@ export class FeedState {
   }
 
   /** Changes the settings of every feed, then persists. */
-  async putSettings(settings: FeedSettings): Promise<void> {
-    if (this.#shared) await this.refresh();
-    this.#settings = settings;
-    await this.#save();
+  putSettings(settings: FeedSettings): Promise<void> {
+    return this.#change(() => {
+      this.#settings = settings;
+      return true;
+    });
   }
 
   list(): readonly FeedRecord[] {
@@ -179,12 +181,13 @@ export class FeedState {
   }
 
   /** Adds a feed or changes one, then persists. */
-  async put(record: FeedRecord): Promise<void> {
-    if (this.#shared) await this.refresh();
-    const kept = { ...record, seen: record.seen.slice(-SEEN_KEPT) };
-    const at = this.#feeds.findIndex((feed) => feed.url === record.url);
-    this.#feeds = at < 0 ? [...this.#feeds, kept] : this.#feeds.map((feed, i) => (i === at ? kept : feed));
-    await this.#save();
+  put(record: FeedRecord): Promise<void> {
+    return this.#change(() => {
+      const kept = { ...record, seen: record.seen.slice(-SEEN_KEPT) };
+      const at = this.#feeds.findIndex((feed) => feed.url === record.url);
+      this.#feeds = at < 0 ? [...this.#feeds, kept] : this.#feeds.map((feed, i) => (i === at ? kept : feed));
+      return true;
+    });
   }
 
   /**
@@ -198,24 +201,45 @@ export class FeedState {
     url: string,
     change: (current: FeedRecord) => FeedRecord | undefined,
   ): Promise<FeedRecord | undefined> {
-    if (this.#shared) await this.refresh();
-    const current = this.get(url);
-    const changed = current === undefined ? undefined : change(current);
-    if (changed === undefined) return undefined;
-    const kept = { ...changed, url, seen: changed.seen.slice(-SEEN_KEPT) };
-    this.#feeds = this.#feeds.map((feed) => (feed.url === url ? kept : feed));
-    await this.#save();
+    let kept: FeedRecord | undefined;
+    await this.#change(() => {
+      const current = this.get(url);
+      const changed = current === undefined ? undefined : change(current);
+      if (changed === undefined) return false;
+      kept = { ...changed, url, seen: changed.seen.slice(-SEEN_KEPT) };
+      const written = kept;
+      this.#feeds = this.#feeds.map((feed) => (feed.url === url ? written : feed));
+      return true;
+    });
     return kept;
   }
 
   /** Removes a feed; resolves whether there was one. */
   async remove(url: string): Promise<boolean> {
-    if (this.#shared) await this.refresh();
-    const before = this.#feeds.length;
-    this.#feeds = this.#feeds.filter((feed) => feed.url !== url);
-    if (this.#feeds.length === before) return false;
-    await this.#save();
-    return true;
+    let removed = false;
+    await this.#change(() => {
+      const before = this.#feeds.length;
+      this.#feeds = this.#feeds.filter((feed) => feed.url !== url);
+      removed = this.#feeds.length !== before;
+      return removed;
+    });
+    return removed;
+  }
+
+  /**
+   * Applies `change` to what is known (true: something changed) and persists it. Shared, under the
+   * file's lock, to the file as it is now: read again, changed, written, before another replica may
+   * read it, so no replica's change is written over by another's made at the same moment.
+   */
+  async #change(change: () => boolean): Promise<void> {
+    if (!this.#shared) {
+      if (change()) await this.#save();
+      return;
+    }
+    await withFileLock(this.path, async () => {
+      await this.refresh();
+      if (change()) await this.#save();
+    });
   }
 
   /** Writes are queued so that two changes never race to the same file. */
