@@ -61,12 +61,8 @@ export class EndpointMetrics {
     buckets: BUCKETS,
     registers: [this.registry],
   });
-  /**
-   * Each label set's series, looked up once: prom-client hashes a labels object on every `inc` and
-   * `observe` (sorting its keys), a few microseconds of every request.
-   */
-  readonly #requestSeries = new Map<string, { inc(): void }>();
-  readonly #latencySeries = new Map<string, { observe(seconds: number): void }>();
+  readonly #requestSeries = new Set<string>();
+  readonly #latencySeries = new Set<string>();
   #corpus: CorpusFigures | undefined;
 
   constructor(options: { processMetrics?: boolean } = {}) {
@@ -114,12 +110,11 @@ export class EndpointMetrics {
 
   /** Counts one request; `command` is `none` when the request was refused before it was read. */
   record(command: string, outcome: Outcome, seconds: number): void {
-    series(this.#requestSeries, `${command}\u0000${outcome}`, (bounded) =>
-      this.#requests.labels({ command: bounded ? command : 'other', outcome }),
-    ).inc();
-    series(this.#latencySeries, command, (bounded) =>
-      this.#latency.labels({ command: bounded ? command : 'other' }),
-    ).observe(seconds);
+    const requestKey = `${command}\u0000${outcome}`;
+    const counted = bounded(this.#requestSeries, requestKey) ? command : 'other';
+    this.#requests.inc({ command: counted, outcome });
+    const timed = bounded(this.#latencySeries, command) ? command : 'other';
+    this.#latency.observe({ command: timed }, seconds);
   }
 
   /** The whole exposition (Prometheus text format), with `corpus` as the corpus gauges' values. */
@@ -134,15 +129,10 @@ export class EndpointMetrics {
   }
 }
 
-/**
- * The series of label set `key`, made by `make` when first seen: its own while fewer than MAX_SERIES are
- * kept (`make(true)`), else the `other` one (`make(false)`, not kept, so the bound holds).
- */
-function series<S>(kept: Map<string, S>, key: string, make: (bounded: boolean) => S): S {
-  const known = kept.get(key);
-  if (known !== undefined) return known;
-  if (kept.size >= MAX_SERIES) return make(false);
-  const made = make(true);
-  kept.set(key, made);
-  return made;
+/** Whether `key` is, or may become, one of at most MAX_SERIES kept label sets. */
+function bounded(seen: Set<string>, key: string): boolean {
+  if (seen.has(key)) return true;
+  if (seen.size >= MAX_SERIES) return false;
+  seen.add(key);
+  return true;
 }
