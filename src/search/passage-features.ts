@@ -1,5 +1,6 @@
 import type { SearchResult } from 'minisearch';
 import type { Steps } from '../event-loop.ts';
+import { dot, type WordSimilarity } from '../semantic/word-similarity.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { type Token, tokenize, type WordCache } from './analyze.ts';
 import { type AnswerType, answeringEntities, mentionsAnswerType } from './answer-type.ts';
@@ -44,6 +45,8 @@ export interface FeatureSource {
   has(term: string): boolean;
   /** The passage of a citation, with its article. */
   located(citation: string): Located | undefined;
+  /** Word vectors for `nearWords`, when the engine has them. */
+  readonly similarity?: WordSimilarity | undefined;
 }
 
 /** A passage retrieved for a question, with what it matched and its measured features. */
@@ -103,6 +106,8 @@ export interface Asked {
   isKnown: (mention: string) => boolean;
   /** Pairs of question terms next to each other in the question ("le touquet", "english mafia"). */
   pairs: ReadonlySet<string>;
+  /** The question's terms that have a word vector, with it (for `nearWords`; empty without vectors). */
+  vectors: readonly { term: string; weight: number; vector: Float32Array }[];
 }
 
 /**
@@ -169,6 +174,8 @@ export function candidateOf(
     window: 0,
     phrase: 0,
     countsAsked: 0,
+    nearWords: 0,
+    nearWordsSure: 0,
   };
   const score = linear(source.model.ranking, features);
   const articleRank = retrieved.articleRanks.get(located.article.id) ?? null;
@@ -258,6 +265,15 @@ export function* measureLayout(
     f.phrase = phraseShare(tokens, pairs);
     f.countsAsked = counted !== undefined && countsTerm(tokens, counted) ? 1 : 0;
     f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, type, isKnown);
+    if (
+      source.similarity &&
+      asked.vectors.length > 0 &&
+      (proximity || model.ranking.nearWords !== 0 || model.ranking.nearWordsSure !== 0)
+    ) {
+      const near = nearWords(source.similarity, passage.text, tokens, asked);
+      f.nearWords = near.soft;
+      f.nearWordsSure = near.sure;
+    }
     candidate.score = linear(model.ranking, f);
     const at = best.findIndex((score) => score < candidate.score);
     best.splice(at < 0 ? best.length : at, 0, candidate.score);
@@ -328,6 +344,45 @@ export function textTermsOf(hits: readonly SearchResult[]): (citation: string) =
     const hit = byId.get(citation);
     return hit === undefined ? undefined : textTerms(hit);
   };
+}
+
+/** Cosine from which a passage word counts as near in meaning to a question word. */
+const NEAR_FLOOR = 0.55;
+/** Cosine from which it counts as surely near. */
+const NEAR_SURE = 0.7;
+
+/**
+ * For each question term the passage lacks, the passage word nearest in meaning to it (GloVe cosine);
+ * the question weight so met, over the question's total: `soft` counts (cosine - floor) / (1 - floor),
+ * `sure` counts whole the terms met at `NEAR_SURE` or more.
+ */
+function nearWords(
+  similarity: WordSimilarity,
+  text: string,
+  tokens: readonly Token[],
+  { vectors, totalWeight }: Asked,
+): { soft: number; sure: number } {
+  if (totalWeight <= 0) return { soft: 0, sure: 0 };
+  const present = new Set(tokens.map((token) => token.term));
+  const passageVectors: Float32Array[] = [];
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    const word = text.slice(token.start, token.end).toLowerCase();
+    if (seen.has(word)) continue;
+    seen.add(word);
+    const vector = similarity.vector(word);
+    if (vector) passageVectors.push(vector);
+  }
+  let soft = 0;
+  let sure = 0;
+  for (const { term, weight, vector } of vectors) {
+    if (present.has(term)) continue;
+    let best = 0;
+    for (const other of passageVectors) best = Math.max(best, dot(vector, other));
+    if (best > NEAR_FLOOR) soft += (weight * (best - NEAR_FLOOR)) / (1 - NEAR_FLOOR);
+    if (best >= NEAR_SURE) sure += weight;
+  }
+  return { soft: Math.min(1, soft / totalWeight), sure: Math.min(1, sure / totalWeight) };
 }
 
 /** The share of the question's adjacent term pairs that stand together (a stop word apart at most) in the passage. */

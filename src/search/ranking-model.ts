@@ -54,6 +54,14 @@ export const RANK_FEATURES = [
    * credit card numbers" for "How many stolen credit card numbers did the gang trade?" (`counted-term.ts`).
    */
   'countsAsked',
+  /**
+   * Share of the question's weight the passage lacks word for word but holds a word near in meaning to
+   * (GloVe cosine over 0.4, scaled to 0-1): "barred him from entering" for "stopped him going into",
+   * "reporter" for "journalist". 0 without word vectors.
+   */
+  'nearWords',
+  /** The same share counting only words at a cosine of 0.6 or more, whole. */
+  'nearWordsSure',
 ] as const;
 export type RankFeature = (typeof RANK_FEATURES)[number];
 
@@ -64,6 +72,8 @@ export const LAYOUT_FEATURES: readonly RankFeature[] = [
   'phrase',
   'answerMeets',
   'countsAsked',
+  'nearWords',
+  'nearWordsSure',
 ];
 
 /**
