@@ -1,6 +1,7 @@
 import type { SearchResult } from 'minisearch';
 import type { Steps } from '../event-loop.ts';
 import { dot, type WordSimilarity } from '../semantic/word-similarity.ts';
+import type { Entity } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { type Token, tokenize, type WordCache } from './analyze.ts';
 import { type AnswerType, answeringEntities, mentionsAnswerType } from './answer-type.ts';
@@ -176,6 +177,7 @@ export function candidateOf(
     countsAsked: 0,
     nearWords: 0,
     nearWordsSure: 0,
+    answerNear: 0,
   };
   const score = linear(source.model.ranking, features);
   const articleRank = retrieved.articleRanks.get(located.article.id) ?? null;
@@ -264,7 +266,9 @@ export function* measureLayout(
     f.window = layout.densestWindow;
     f.phrase = phraseShare(tokens, pairs);
     f.countsAsked = counted !== undefined && countsTerm(tokens, counted) ? 1 : 0;
-    f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, type, isKnown);
+    const entities = type === 'other' ? [] : answeringEntities(passage.text, type, isKnown);
+    f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, entities);
+    f.answerNear = answerNear(tokens, entities, asked.termWeights, totalWeight);
     if (
       source.similarity &&
       asked.vectors.length > 0 &&
@@ -407,16 +411,54 @@ function answerMeets(
   passage: string,
   matchedTerms: ReadonlyMap<string, number>,
   totalWeight: number,
-  type: AnswerType,
-  isKnown: (mention: string) => boolean,
+  entities: readonly Entity[],
 ): number {
-  if (type === 'other' || totalWeight <= 0) return 0;
-  const entities = answeringEntities(passage, type, isKnown);
-  if (entities.length === 0) return 0;
+  if (totalWeight <= 0 || entities.length === 0) return 0;
   let best = 0;
   for (const sentence of splitSentences(passage)) {
     if (!entities.some((e) => e.start >= sentence.start && e.end <= sentence.end)) continue;
     best = Math.max(best, sentenceWeight(sentence.text, matchedTerms) / totalWeight);
   }
   return Math.min(1, best);
+}
+
+/** Words apart (stop words counted) from which a question word no longer counts as beside the fact. */
+const NEAR_REACH = 6;
+
+/**
+ * The question weight within `NEAR_REACH` words of an answering fact, each term counted by how close
+ * its nearest occurrence stands (1 next to it, falling to 0 at the reach), over the question's total.
+ */
+export function answerNear(
+  tokens: readonly Token[],
+  entities: readonly Entity[],
+  termWeights: ReadonlyMap<string, number>,
+  totalWeight: number,
+): number {
+  if (totalWeight <= 0 || entities.length === 0) return 0;
+  const spans = entities.map((entity) => {
+    const inside = tokens.filter((t) => t.start >= entity.start && t.end <= entity.end);
+    return inside.length === 0
+      ? undefined
+      : {
+          first: inside[0]!.position,
+          last: inside[inside.length - 1]!.position,
+          start: entity.start,
+          end: entity.end,
+        };
+  });
+  const nearest = new Map<string, number>();
+  for (const token of tokens) {
+    if (!termWeights.has(token.term)) continue;
+    for (const span of spans) {
+      if (span === undefined || (token.start >= span.start && token.end <= span.end)) continue;
+      const apart = token.position < span.first ? span.first - token.position : token.position - span.last;
+      nearest.set(token.term, Math.min(nearest.get(token.term) ?? Number.POSITIVE_INFINITY, apart));
+    }
+  }
+  let sum = 0;
+  for (const [term, apart] of nearest) {
+    sum += termWeights.get(term)! * Math.max(0, 1 - (apart - 1) / NEAR_REACH);
+  }
+  return Math.min(1, sum / totalWeight);
 }

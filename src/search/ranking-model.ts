@@ -60,8 +60,13 @@ export const RANK_FEATURES = [
    * "reporter" for "journalist". 0 without word vectors.
    */
   'nearWords',
-  /** The same share counting only words at a cosine of 0.6 or more, whole. */
+  /** The same share counting only words at a cosine of 0.7 or more, whole. */
   'nearWordsSure',
+  /**
+   * The question weight standing within a few words of a fact of the asked-for kind (closer counts
+   * more), over the question's total: "Teteghem, near Dunkirk" for "whereabouts is Teteghem?".
+   */
+  'answerNear',
 ] as const;
 export type RankFeature = (typeof RANK_FEATURES)[number];
 
@@ -74,6 +79,7 @@ export const LAYOUT_FEATURES: readonly RankFeature[] = [
   'countsAsked',
   'nearWords',
   'nearWordsSure',
+  'answerNear',
 ];
 
 /**
