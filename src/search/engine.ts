@@ -3,7 +3,6 @@ import type { Options, SearchOptions, SearchResult } from 'minisearch';
 import { type Article, type ArticleMeta, articleMeta, type Corpus } from '../corpus/article.ts';
 import { passageIds as passageIdsOf } from '../corpus/shared-corpus.ts';
 import { finish, finishInSlices, type Steps, TimeSlicer } from '../event-loop.ts';
-import { readWordSimilarity, type WordSimilarity } from '../semantic/word-similarity.ts';
 import { prepareEntities } from '../text/entities.ts';
 import { analyze, tokenize, WordCache } from './analyze.ts';
 import type { Answer, AnswerOptions, AnswerResult, Assurance, Timeline, TimelineEntry } from './answer.ts';
@@ -100,18 +99,6 @@ export interface BuildOptions {
   retrieval?: RetrievalSettings;
   /** The ranking and confidence model; the fitting script tries others. */
   model?: RankingModel;
-  /** Word vectors for the `nearWords` feature (none: the feature is 0). */
-  similarity?: WordSimilarity;
-}
-
-let envSimilarity: WordSimilarity | undefined | null = null;
-/** EXPERIMENT: vectors named by NEWSDESK_WORD_VECTORS. */
-function defaultSimilarity(): WordSimilarity | undefined {
-  if (envSimilarity === null) {
-    const prefix = process.env.NEWSDESK_WORD_VECTORS;
-    envSimilarity = prefix ? readWordSimilarity(prefix) : undefined;
-  }
-  return envSimilarity;
 }
 
 /** What an answer is limited to: one article, some outlets, a period of publication. */
@@ -168,7 +155,6 @@ export class Engine extends SearchEngine {
     {
       retrieval = RETRIEVAL,
       model = RANKING_MODEL,
-      similarity = defaultSimilarity(),
       passageIds,
       words = WordCache.forQuestions(),
     }: BuildOptions & { passageIds?: IdList; words?: WordCache },
@@ -197,7 +183,6 @@ export class Engine extends SearchEngine {
       df: (term) => this.df(term),
       has: (term) => frequencies.has(term),
       located: (citation) => this.byCitation.get(citation),
-      similarity,
     };
   }
 
@@ -504,22 +489,7 @@ export class Engine extends SearchEngine {
       counted: countedTerm(question),
       isKnown: knownTo(this.words, terms),
       pairs: new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`)),
-      vectors: this.questionVectors(question, termWeights),
     };
-  }
-
-  /** The question's weighed terms with the word vector of the word each was read from. */
-  private questionVectors(question: string, termWeights: ReadonlyMap<string, number>): Asked['vectors'] {
-    const similarity = this.features.similarity;
-    if (!similarity) return [];
-    const found = new Map<string, { term: string; weight: number; vector: Float32Array }>();
-    for (const token of tokenize(question, this.words)) {
-      const weight = termWeights.get(token.term);
-      if (weight === undefined || found.has(token.term)) continue;
-      const vector = similarity.vector(question.slice(token.start, token.end));
-      if (vector) found.set(token.term, { term: token.term, weight, vector });
-    }
-    return [...found.values()];
   }
 
   /**

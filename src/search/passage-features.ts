@@ -1,7 +1,5 @@
 import type { SearchResult } from 'minisearch';
 import type { Steps } from '../event-loop.ts';
-import { dot, type WordSimilarity } from '../semantic/word-similarity.ts';
-import type { Entity } from '../text/entities.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { type Token, tokenize, type WordCache } from './analyze.ts';
 import { type AnswerType, answeringEntities, mentionsAnswerType } from './answer-type.ts';
@@ -46,8 +44,6 @@ export interface FeatureSource {
   has(term: string): boolean;
   /** The passage of a citation, with its article. */
   located(citation: string): Located | undefined;
-  /** Word vectors for `nearWords`, when the engine has them. */
-  readonly similarity?: WordSimilarity | undefined;
 }
 
 /** A passage retrieved for a question, with what it matched and its measured features. */
@@ -107,8 +103,6 @@ export interface Asked {
   isKnown: (mention: string) => boolean;
   /** Pairs of question terms next to each other in the question ("le touquet", "english mafia"). */
   pairs: ReadonlySet<string>;
-  /** The question's terms that have a word vector, with it (for `nearWords`; empty without vectors). */
-  vectors: readonly { term: string; weight: number; vector: Float32Array }[];
 }
 
 /**
@@ -175,9 +169,6 @@ export function candidateOf(
     window: 0,
     phrase: 0,
     countsAsked: 0,
-    nearWords: 0,
-    nearWordsSure: 0,
-    answerNear: 0,
   };
   const score = linear(source.model.ranking, features);
   const articleRank = retrieved.articleRanks.get(located.article.id) ?? null;
@@ -266,18 +257,7 @@ export function* measureLayout(
     f.window = layout.densestWindow;
     f.phrase = phraseShare(tokens, pairs);
     f.countsAsked = counted !== undefined && countsTerm(tokens, counted) ? 1 : 0;
-    const entities = type === 'other' ? [] : answeringEntities(passage.text, type, isKnown);
-    f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, entities);
-    f.answerNear = answerNear(tokens, entities, asked.termWeights, totalWeight);
-    if (
-      source.similarity &&
-      asked.vectors.length > 0 &&
-      (proximity || model.ranking.nearWords !== 0 || model.ranking.nearWordsSure !== 0)
-    ) {
-      const near = nearWords(source.similarity, passage.text, tokens, asked);
-      f.nearWords = near.soft;
-      f.nearWordsSure = near.sure;
-    }
+    f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, type, isKnown);
     candidate.score = linear(model.ranking, f);
     const at = best.findIndex((score) => score < candidate.score);
     best.splice(at < 0 ? best.length : at, 0, candidate.score);
@@ -350,45 +330,6 @@ export function textTermsOf(hits: readonly SearchResult[]): (citation: string) =
   };
 }
 
-/** Cosine from which a passage word counts as near in meaning to a question word. */
-const NEAR_FLOOR = 0.55;
-/** Cosine from which it counts as surely near. */
-const NEAR_SURE = 0.7;
-
-/**
- * For each question term the passage lacks, the passage word nearest in meaning to it (GloVe cosine);
- * the question weight so met, over the question's total: `soft` counts (cosine - floor) / (1 - floor),
- * `sure` counts whole the terms met at `NEAR_SURE` or more.
- */
-function nearWords(
-  similarity: WordSimilarity,
-  text: string,
-  tokens: readonly Token[],
-  { vectors, totalWeight }: Asked,
-): { soft: number; sure: number } {
-  if (totalWeight <= 0) return { soft: 0, sure: 0 };
-  const present = new Set(tokens.map((token) => token.term));
-  const passageVectors: Float32Array[] = [];
-  const seen = new Set<string>();
-  for (const token of tokens) {
-    const word = text.slice(token.start, token.end).toLowerCase();
-    if (seen.has(word)) continue;
-    seen.add(word);
-    const vector = similarity.vector(word);
-    if (vector) passageVectors.push(vector);
-  }
-  let soft = 0;
-  let sure = 0;
-  for (const { term, weight, vector } of vectors) {
-    if (present.has(term)) continue;
-    let best = 0;
-    for (const other of passageVectors) best = Math.max(best, dot(vector, other));
-    if (best > NEAR_FLOOR) soft += (weight * (best - NEAR_FLOOR)) / (1 - NEAR_FLOOR);
-    if (best >= NEAR_SURE) sure += weight;
-  }
-  return { soft: Math.min(1, soft / totalWeight), sure: Math.min(1, sure / totalWeight) };
-}
-
 /** The share of the question's adjacent term pairs that stand together (a stop word apart at most) in the passage. */
 function phraseShare(tokens: readonly Token[], pairs: ReadonlySet<string>): number {
   if (pairs.size === 0) return 0;
@@ -411,54 +352,16 @@ function answerMeets(
   passage: string,
   matchedTerms: ReadonlyMap<string, number>,
   totalWeight: number,
-  entities: readonly Entity[],
+  type: AnswerType,
+  isKnown: (mention: string) => boolean,
 ): number {
-  if (totalWeight <= 0 || entities.length === 0) return 0;
+  if (type === 'other' || totalWeight <= 0) return 0;
+  const entities = answeringEntities(passage, type, isKnown);
+  if (entities.length === 0) return 0;
   let best = 0;
   for (const sentence of splitSentences(passage)) {
     if (!entities.some((e) => e.start >= sentence.start && e.end <= sentence.end)) continue;
     best = Math.max(best, sentenceWeight(sentence.text, matchedTerms) / totalWeight);
   }
   return Math.min(1, best);
-}
-
-/** Words apart (stop words counted) from which a question word no longer counts as beside the fact. */
-const NEAR_REACH = 6;
-
-/**
- * The question weight within `NEAR_REACH` words of an answering fact, each term counted by how close
- * its nearest occurrence stands (1 next to it, falling to 0 at the reach), over the question's total.
- */
-export function answerNear(
-  tokens: readonly Token[],
-  entities: readonly Entity[],
-  termWeights: ReadonlyMap<string, number>,
-  totalWeight: number,
-): number {
-  if (totalWeight <= 0 || entities.length === 0) return 0;
-  const spans = entities.map((entity) => {
-    const inside = tokens.filter((t) => t.start >= entity.start && t.end <= entity.end);
-    return inside.length === 0
-      ? undefined
-      : {
-          first: inside[0]!.position,
-          last: inside[inside.length - 1]!.position,
-          start: entity.start,
-          end: entity.end,
-        };
-  });
-  const nearest = new Map<string, number>();
-  for (const token of tokens) {
-    if (!termWeights.has(token.term)) continue;
-    for (const span of spans) {
-      if (span === undefined || (token.start >= span.start && token.end <= span.end)) continue;
-      const apart = token.position < span.first ? span.first - token.position : token.position - span.last;
-      nearest.set(token.term, Math.min(nearest.get(token.term) ?? Number.POSITIVE_INFINITY, apart));
-    }
-  }
-  let sum = 0;
-  for (const [term, apart] of nearest) {
-    sum += termWeights.get(term)! * Math.max(0, 1 - (apart - 1) / NEAR_REACH);
-  }
-  return Math.min(1, sum / totalWeight);
 }

@@ -54,19 +54,6 @@ export const RANK_FEATURES = [
    * credit card numbers" for "How many stolen credit card numbers did the gang trade?" (`counted-term.ts`).
    */
   'countsAsked',
-  /**
-   * Share of the question's weight the passage lacks word for word but holds a word near in meaning to
-   * (GloVe cosine over 0.4, scaled to 0-1): "barred him from entering" for "stopped him going into",
-   * "reporter" for "journalist". 0 without word vectors.
-   */
-  'nearWords',
-  /** The same share counting only words at a cosine of 0.7 or more, whole. */
-  'nearWordsSure',
-  /**
-   * The question weight standing within a few words of a fact of the asked-for kind (closer counts
-   * more), over the question's total: "Teteghem, near Dunkirk" for "whereabouts is Teteghem?".
-   */
-  'answerNear',
 ] as const;
 export type RankFeature = (typeof RANK_FEATURES)[number];
 
@@ -77,9 +64,6 @@ export const LAYOUT_FEATURES: readonly RankFeature[] = [
   'phrase',
   'answerMeets',
   'countsAsked',
-  'nearWords',
-  'nearWordsSure',
-  'answerNear',
 ];
 
 /**
