@@ -124,12 +124,10 @@ export class FeedPoller {
   /** Sets or clears (`undefined`) a feed's filter; resolves to the feed, or undefined when none has the link. */
   async setFilter(url: string, filter: FeedFilter | undefined): Promise<FeedRecord | undefined> {
     if (this.#options.state.get(url) === undefined) await this.#options.state.refresh();
-    const record = this.#options.state.get(url);
-    if (record === undefined) return undefined;
-    const { filter: _old, ...rest } = record;
-    const changed = filter ? { ...rest, filter } : rest;
-    await this.#options.state.put(changed);
-    return changed;
+    return this.#options.state.update(url, (record) => {
+      const { filter: _old, ...rest } = record;
+      return filter ? { ...rest, filter } : rest;
+    });
   }
 
   /** The settings of every feed (the moderators' alert channel). */
@@ -224,13 +222,13 @@ export class FeedPoller {
     try {
       const { feed, etag, lastModified } = await this.#fetch(record.url, record);
       if (feed === undefined) {
-        await this.#options.state.put({
-          ...record,
+        await this.#save(record, (current) => ({
+          ...current,
           lastPollAt: polledAt,
           errors: 0,
           lastError: undefined,
           nextPollAt: this.#next(0),
-        });
+        }));
         return { ...report, status: 'not-modified' };
       }
       const seen = new Set(record.seen);
@@ -241,7 +239,6 @@ export class FeedPoller {
         record.filter,
       );
       const queued: QueuedPost[] = [];
-      let itemsAdded = record.itemsAdded;
       if (batch.length > 0) {
         const outcome = await this.#options.editor.addBatch(
           this.#actor(record),
@@ -254,14 +251,14 @@ export class FeedPoller {
           );
         }
         report.added = outcome.ids;
-        itemsAdded += outcome.ids.length;
         for (const entry of batch) {
           newlySeen.push(...entry.keys);
           if (record.post) queued.push(queuedPost(entry.prepared, entry.keys[0]!, entry.link));
         }
       }
-      await this.#options.state.put({
-        ...record,
+      // Onto the feed as it is now: a filter set or a removal made during the fetch is kept.
+      await this.#save(record, (current) => ({
+        ...current,
         ...(feed.title ? { title: feed.title } : {}),
         etag,
         lastModified,
@@ -272,31 +269,30 @@ export class FeedPoller {
             ? `${unreadable.length} item${unreadable.length === 1 ? '' : 's'} could not be read (not added, not tried again): ${unreadable.join('; ')}`
             : undefined,
         nextPollAt: this.#next(0),
-        itemsAdded,
-        seen: [...record.seen, ...newlySeen],
+        itemsAdded: current.itemsAdded + report.added.length,
+        seen: [...current.seen, ...newlySeen],
         // Queued in the same write as the items are marked seen: none is posted twice or lost.
-        ...(record.post ? { queue: [...(record.queue ?? []), ...queued] } : {}),
+        ...(current.post ? { queue: [...(current.queue ?? []), ...queued] } : {}),
         ...(filtered.length > 0
           ? {
-              itemsFiltered: (record.itemsFiltered ?? 0) + filtered.length,
-              filtered: [...(record.filtered ?? []), ...filtered].slice(-FILTERED_KEPT),
+              itemsFiltered: (current.itemsFiltered ?? 0) + filtered.length,
+              filtered: [...(current.filtered ?? []), ...filtered].slice(-FILTERED_KEPT),
             }
           : {}),
         ...(fresh > 0 ? { lastNewItemAt: polledAt } : {}),
-      });
+      }));
       if (filtered.length > 0) report.filtered = filtered.length;
       return report;
     } catch (error) {
       // Even a bug is this feed's failure alone: the others are still polled.
       const message = describeFailure(error) ?? `unexpected error (${String(error)})`;
-      const errors = record.errors + 1;
-      await this.#options.state.put({
-        ...record,
+      await this.#save(record, (current) => ({
+        ...current,
         lastPollAt: polledAt,
-        errors,
+        errors: current.errors + 1,
         lastError: message,
-        nextPollAt: this.#next(errors),
-      });
+        nextPollAt: this.#next(current.errors + 1),
+      }));
       return { ...report, status: 'failed', added: [], error: message };
     }
   }
@@ -393,31 +389,34 @@ export class FeedPoller {
     if (publisher === undefined) return 0;
     let posted = 0;
     while (posted < limit) {
-      const record = state.get(url);
-      const next = record?.queue?.[0];
-      if (record?.post === undefined || next === undefined) break;
-      const resume = next.attemptedAt !== undefined;
-      await state.put({
-        ...record,
-        queue: [{ ...next, attemptedAt: new Date(this.#now()).toISOString() }, ...record.queue!.slice(1)],
+      let next: QueuedPost | undefined;
+      let resume = false;
+      // Each write onto the feed as it is now (a moderator may change it while a post is sent); a
+      // feed removed meanwhile posts nothing more.
+      const record = await state.update(url, (current) => {
+        next = current.queue?.[0];
+        if (current.post === undefined || next === undefined) return undefined;
+        resume = next.attemptedAt !== undefined;
+        const attempted = { ...next, attemptedAt: new Date(this.#now()).toISOString() };
+        return { ...current, queue: [attempted, ...current.queue!.slice(1)] };
       });
+      if (record?.post === undefined || next === undefined) break;
+      const key = next.key;
       try {
         await publisher.postArticle(record.post, next, { resume });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.#options.onPostFailed?.(url, 'article', message);
-        const current = state.get(url);
-        if (current) await state.put({ ...current, postError: message });
+        await state.update(url, (current) => ({ ...current, postError: message }));
         break;
       }
-      const current = state.get(url);
-      if (current === undefined) break;
-      await state.put({
+      const done = await state.update(url, (current) => ({
         ...current,
-        queue: (current.queue ?? []).filter((queued) => queued.key !== next.key),
+        queue: (current.queue ?? []).filter((queued) => queued.key !== key),
         postError: undefined,
         postsMade: (current.postsMade ?? 0) + 1,
-      });
+      }));
+      if (done === undefined) break;
       posted++;
     }
     return posted;
@@ -449,23 +448,46 @@ export class FeedPoller {
         status === 'ok'
           ? { status, since, alerted: false, owed: health.alerted, was: health.status }
           : { status, since, alerted: false, owed: true, was: health.status };
-      await state.put({ ...record, health });
+      const changed = health;
+      if ((await state.update(url, (current) => ({ ...current, health: changed }))) === undefined) return;
     }
     const channelId = state.settings().alertsChannelId;
     if (!health.owed || channelId === undefined || publisher === undefined) return;
+    // Marked as tried before it is sent, as an article's post is: after a crash the message is looked
+    // for (sent since the first attempt) rather than sent twice. The first attempt's time is kept.
+    const resume = health.attemptedAt;
+    const attempted = { ...health, attemptedAt: resume ?? new Date(this.#now()).toISOString() };
+    if (resume === undefined) {
+      if ((await state.update(url, (current) => ({ ...current, health: attempted }))) === undefined) return;
+    }
     try {
-      await publisher.postAlert(channelId, {
-        feed: record,
-        status: health.status,
-        was: health.was ?? 'ok',
-        silentHours: Math.round(silentMs / 3_600_000),
-      });
+      await publisher.postAlert(
+        channelId,
+        {
+          feed: record,
+          status: health.status,
+          was: health.was ?? 'ok',
+          silentHours: Math.round(silentMs / 3_600_000),
+        },
+        { resume },
+      );
     } catch (error) {
       this.#options.onPostFailed?.(url, 'alert', error instanceof Error ? error.message : String(error));
       return;
     }
-    const current = state.get(url);
-    if (current) await state.put({ ...current, health: { ...health, owed: false, alerted: true } });
+    const { attemptedAt: _tried, ...settled } = health;
+    const delivered = { ...settled, owed: false, alerted: true };
+    await state.update(url, (current) => ({ ...current, health: delivered }));
+  }
+
+  /**
+   * Saves what a poll owns onto the feed as it is now, not onto the record it read before the fetch:
+   * nothing when the feed was removed meanwhile (or removed and followed again: another record).
+   */
+  #save(record: FeedRecord, change: (current: FeedRecord) => FeedRecord): Promise<FeedRecord | undefined> {
+    return this.#options.state.update(record.url, (current) =>
+      current.addedAt === record.addedAt && current.addedBy === record.addedBy ? change(current) : undefined,
+    );
   }
 
   /** The feed, or `feed: undefined` for a 304. */

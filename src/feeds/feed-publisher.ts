@@ -24,10 +24,11 @@ export interface HealthAlert {
 /**
  * Posting a feed's articles and its health alerts in Discord. The feeds folder decides what is posted
  * and when and keeps the state; an implementation (src/interactions/feed-publisher.ts) renders and
- * sends. `resume` means an earlier attempt may have been cut short: look for it before posting again.
+ * sends. `resume` means an earlier attempt may have been cut short: look for it before posting again
+ * (an alert: one sent since `resume`, when the first attempt began).
  */
 export interface FeedPublisher {
   channelKind(channelId: string): Promise<ChannelKind>;
   postArticle(target: PostTarget, post: QueuedPost, options: { resume: boolean }): Promise<void>;
-  postAlert(channelId: string, alert: HealthAlert): Promise<void>;
+  postAlert(channelId: string, alert: HealthAlert, options?: { resume?: string | undefined }): Promise<void>;
 }

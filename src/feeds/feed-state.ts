@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { isErrnoException, writeFileAtomic } from '../files/atomic-write.ts';
+import { withFileLock } from '../files/file-lock.ts';
 
 /** How many GUIDs and URLs a feed remembers: far more than any feed lists at once. */
 const SEEN_KEPT = 5000;
@@ -29,6 +30,8 @@ const FeedHealthSchema = z.object({
   owed: z.boolean(),
   /** The status before this one, for a recovery's message. */
   was: z.enum(['ok', 'failing', 'silent']).optional(),
+  /** When the message owed was first tried: a crash may have left it sent, so it is looked for first. */
+  attemptedAt: z.string().optional(),
 });
 export type FeedHealth = z.infer<typeof FeedHealthSchema>;
 
@@ -162,10 +165,11 @@ export class FeedState {
   }
 
   /** Changes the settings of every feed, then persists. */
-  async putSettings(settings: FeedSettings): Promise<void> {
-    if (this.#shared) await this.refresh();
-    this.#settings = settings;
-    await this.#save();
+  putSettings(settings: FeedSettings): Promise<void> {
+    return this.#change(() => {
+      this.#settings = settings;
+      return true;
+    });
   }
 
   list(): readonly FeedRecord[] {
@@ -177,22 +181,65 @@ export class FeedState {
   }
 
   /** Adds a feed or changes one, then persists. */
-  async put(record: FeedRecord): Promise<void> {
-    if (this.#shared) await this.refresh();
-    const kept = { ...record, seen: record.seen.slice(-SEEN_KEPT) };
-    const at = this.#feeds.findIndex((feed) => feed.url === record.url);
-    this.#feeds = at < 0 ? [...this.#feeds, kept] : this.#feeds.map((feed, i) => (i === at ? kept : feed));
-    await this.#save();
+  put(record: FeedRecord): Promise<void> {
+    return this.#change(() => {
+      const kept = { ...record, seen: record.seen.slice(-SEEN_KEPT) };
+      const at = this.#feeds.findIndex((feed) => feed.url === record.url);
+      this.#feeds = at < 0 ? [...this.#feeds, kept] : this.#feeds.map((feed, i) => (i === at ? kept : feed));
+      return true;
+    });
+  }
+
+  /**
+   * Changes one feed as it is now (read again first when shared), then persists: what the poller uses
+   * to save what it owns (validators, seen items, the queue, health) without writing back the rest of
+   * a record it read before a fetch or a post, so a moderator's change made meanwhile (`/feeds filter`,
+   * `/feeds remove`, on this replica or another) is kept. `change` returning undefined, or the feed
+   * being gone, writes nothing; resolves to the record written.
+   */
+  async update(
+    url: string,
+    change: (current: FeedRecord) => FeedRecord | undefined,
+  ): Promise<FeedRecord | undefined> {
+    let kept: FeedRecord | undefined;
+    await this.#change(() => {
+      const current = this.get(url);
+      const changed = current === undefined ? undefined : change(current);
+      if (changed === undefined) return false;
+      kept = { ...changed, url, seen: changed.seen.slice(-SEEN_KEPT) };
+      const written = kept;
+      this.#feeds = this.#feeds.map((feed) => (feed.url === url ? written : feed));
+      return true;
+    });
+    return kept;
   }
 
   /** Removes a feed; resolves whether there was one. */
   async remove(url: string): Promise<boolean> {
-    if (this.#shared) await this.refresh();
-    const before = this.#feeds.length;
-    this.#feeds = this.#feeds.filter((feed) => feed.url !== url);
-    if (this.#feeds.length === before) return false;
-    await this.#save();
-    return true;
+    let removed = false;
+    await this.#change(() => {
+      const before = this.#feeds.length;
+      this.#feeds = this.#feeds.filter((feed) => feed.url !== url);
+      removed = this.#feeds.length !== before;
+      return removed;
+    });
+    return removed;
+  }
+
+  /**
+   * Applies `change` to what is known (true: something changed) and persists it. Shared, under the
+   * file's lock, to the file as it is now: read again, changed, written, before another replica may
+   * read it, so no replica's change is written over by another's made at the same moment.
+   */
+  async #change(change: () => boolean): Promise<void> {
+    if (!this.#shared) {
+      if (change()) await this.#save();
+      return;
+    }
+    await withFileLock(this.path, async () => {
+      await this.refresh();
+      if (change()) await this.#save();
+    });
   }
 
   /** Writes are queued so that two changes never race to the same file. */

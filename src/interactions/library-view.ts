@@ -76,6 +76,8 @@ export interface PeerStatus {
 /** A message of a channel or thread, as Discord's REST API lists it, as much as the bot reads of it. */
 export interface ChannelMessage extends SourceMessage {
   authorId: string;
+  /** When Discord says it was sent (ISO 8601). */
+  sentAt: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   type APIChannel,
   type APIMessage,
+  type APIThreadChannel,
   type APIUser,
   ChannelType,
   REST,
@@ -8,7 +9,7 @@ import {
   ThreadAutoArchiveDuration,
 } from 'discord.js';
 import type { DiscordChannels } from '../interactions/feed-publisher.ts';
-import { latestMessages } from './rest-threads.ts';
+import { latestMessages, oneMessage } from './rest-threads.ts';
 
 /** Discord's codes for a channel the bot cannot see: Unknown Channel, Missing Access. */
 const UNSEEN = new Set([10003, 50001]);
@@ -57,6 +58,21 @@ export function restChannels(options: { apiBase: string; token: string }): Disco
       return thread.id;
     },
     latestMessages: (channelId, limit) => latestMessages(rest, channelId, limit),
+    message: (channelId, messageId) => oneMessage(rest, channelId, messageId),
+    async forumPosts(channelId, archived) {
+      // Active threads are listed for the whole guild; the forum's own object names its guild.
+      const forum = (await rest.get(Routes.channel(channelId))) as APIChannel & { guild_id?: string };
+      if (forum.guild_id === undefined) return [];
+      const active = (await rest.get(Routes.guildActiveThreads(forum.guild_id))) as {
+        threads: APIThreadChannel[];
+      };
+      const closed = (await rest.get(Routes.channelThreads(channelId, 'public'), {
+        query: new URLSearchParams({ limit: String(archived) }),
+      })) as { threads: APIThreadChannel[] };
+      return [...active.threads.filter((thread) => thread.parent_id === channelId), ...closed.threads].map(
+        (thread) => ({ id: thread.id, name: thread.name, ownerId: thread.owner_id ?? '' }),
+      );
+    },
     botId() {
       botId ??= (rest.get(Routes.user()) as Promise<APIUser>).then((user) => user.id);
       return botId;

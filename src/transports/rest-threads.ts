@@ -16,16 +16,23 @@ export function restThreads(options: { apiBase: string; token: string }): Thread
       return thread.id;
     },
     latestMessages: (channelId, limit) => latestMessages(rest, channelId, limit),
-    async message(channelId, messageId) {
-      try {
-        return channelMessage((await rest.get(Routes.channelMessage(channelId, messageId))) as APIMessage);
-      } catch (error) {
-        // Unknown Message (deleted, or never there): nothing to read, not a failure.
-        if ((error as { code?: unknown }).code === 10008) return null;
-        throw error;
-      }
-    },
+    message: (channelId, messageId) => oneMessage(rest, channelId, messageId),
   };
+}
+
+/** One message, or null when it is gone (threads' answers and feeds' forum posts alike). */
+export async function oneMessage(
+  rest: REST,
+  channelId: string,
+  messageId: string,
+): Promise<ChannelMessage | null> {
+  try {
+    return channelMessage((await rest.get(Routes.channelMessage(channelId, messageId))) as APIMessage);
+  } catch (error) {
+    // Unknown Message (deleted, or never there): nothing to read, not a failure.
+    if ((error as { code?: unknown }).code === 10008) return null;
+    throw error;
+  }
 }
 
 /** A channel's latest messages, newest first, as the bot reads them back (threads and feed posts alike). */
@@ -45,6 +52,7 @@ function channelMessage(message: APIMessage): ChannelMessage {
   return {
     id: message.id,
     authorId: message.author.id,
+    sentAt: message.timestamp,
     content: message.content ?? '',
     embeds: message.embeds ?? [],
     customIds: (message.components ?? []).flatMap((row) =>

@@ -47,9 +47,11 @@ export async function startHarness(
     wrap?: (library: Library) => LibraryView;
     /** The clock of commands, digests and feeds (a test clock). @default Date.now */
     now?: () => number;
+    /** A stand-in kept across restarts (what the bot posted is still there); left open by `stop`. @default a fresh one */
+    discord?: StandInDiscord;
   } = {},
 ): Promise<Harness> {
-  const discord = await StandInDiscord.start();
+  const discord = options.discord ?? (await StandInDiscord.start());
   const corpusPath = options.corpusPath ?? 'corpus';
   const config = loadConfig({
     DISCORD_TOKEN: discord.token,
@@ -87,7 +89,7 @@ export async function startHarness(
       await bot.stop();
       app.records.stop();
       app.library.engine.close();
-      await discord.close();
+      if (options.discord === undefined) await discord.close();
     },
   };
 }

@@ -42,4 +42,31 @@ describe('FeedState', () => {
     expect(file.settings).toEqual({ alertsChannelId: '300000000000000019' });
     expect(file.feeds).toHaveLength(22);
   });
+
+  // Replicas (REDIS_URL) share the file: each change reads it again, then writes it whole. Two
+  // replicas changing different feeds at once once lost one change: the second write was of a file
+  // read before the first was written.
+  it('keeps changes two replicas make at the same moment, each to its own feed', async () => {
+    root = await mkdtemp(join(tmpdir(), 'newsdesk-feed-state-'));
+    const path = join(root, 'corpus.feeds.json');
+    const a = await FeedState.open(path, { shared: true });
+    const b = await FeedState.open(path, { shared: true });
+    await a.put(record('https://example.org/a.rss'));
+    await b.put(record('https://example.org/b.rss'));
+    for (let round = 0; round < 20; round++) {
+      await Promise.all([
+        a.update('https://example.org/a.rss', (feed) => ({ ...feed, seen: [...feed.seen, `a-${round}`] })),
+        b.update('https://example.org/b.rss', (feed) => ({ ...feed, seen: [...feed.seen, `b-${round}`] })),
+        b.putSettings({ alertsChannelId: `3000000000000000${String(round).padStart(2, '0')}` }),
+      ]);
+    }
+    const file = JSON.parse(await readFile(path, 'utf8')) as {
+      feeds: { url: string; seen: string[] }[];
+      settings: unknown;
+    };
+    const seen = (url: string) => file.feeds.find((feed) => feed.url === url)?.seen;
+    expect(seen('https://example.org/a.rss')).toEqual(Array.from({ length: 20 }, (_, n) => `a-${n}`));
+    expect(seen('https://example.org/b.rss')).toEqual(Array.from({ length: 20 }, (_, n) => `b-${n}`));
+    expect(file.settings).toEqual({ alertsChannelId: '300000000000000019' });
+  });
 });

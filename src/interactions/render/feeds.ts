@@ -145,14 +145,25 @@ export function articleThreadName(post: QueuedPost): string {
 
 /** The moderators' message about a feed that fails, went silent, or recovered. */
 export function renderHealthAlert(alert: HealthAlert): ReplyPayload {
-  const name = `**${escapeText(alert.feed.title ?? alert.feed.url)}** (${escapeText(alert.feed.url)})`;
+  const opening = healthAlertOpening(alert);
   let content: string;
   if (alert.status === 'failing') {
-    content = `⚠️ The feed ${name} failed ${alert.feed.errors} reads in a row. Last error: ${fitText(alert.feed.lastError ?? 'unknown', 600, { render: escapeText })}`;
+    content = `${opening}${alert.feed.errors} reads in a row. Last error: ${fitText(alert.feed.lastError ?? 'unknown', 600, { render: escapeText })}`;
   } else if (alert.status === 'silent') {
-    content = `⚠️ The feed ${name} has brought nothing new for ${alert.silentHours} hours (since ${timestamp(alert.feed.lastNewItemAt ?? alert.feed.addedAt)}).`;
+    content = `${opening}${alert.silentHours} hours (since ${timestamp(alert.feed.lastNewItemAt ?? alert.feed.addedAt)}).`;
   } else {
-    content = `✅ The feed ${name} has recovered: ${alert.was === 'failing' ? 'it reads again' : 'it brings new items again'}.`;
+    content = `${opening}${alert.was === 'failing' ? 'it reads again' : 'it brings new items again'}.`;
   }
   return { content };
+}
+
+/**
+ * The words a health alert's message opens with, the same from one poll to the next (the count of
+ * failed reads and the last error change): how a message cut short by a crash is recognised.
+ */
+export function healthAlertOpening(alert: HealthAlert): string {
+  const name = `**${escapeText(alert.feed.title ?? alert.feed.url)}** (${escapeText(alert.feed.url)})`;
+  if (alert.status === 'failing') return `⚠️ The feed ${name} failed `;
+  if (alert.status === 'silent') return `⚠️ The feed ${name} has brought nothing new for `;
+  return `✅ The feed ${name} has recovered: `;
 }

@@ -167,6 +167,11 @@ export class StandInDiscord {
   readonly threads = new Map<string, APIThreadChannel>();
   /** Refuse this many of the next channel messages (403, Missing Permissions), as for a channel the bot lost access to. */
   failMessages = 0;
+  /**
+   * Holds an answer: called with each request once it took effect, its answer is sent when the
+   * promise it returns settles (none: at once). A test reads what a crash at that moment leaves.
+   */
+  holdAnswer: ((request: RecordedRequest) => Promise<void> | undefined) | undefined;
 
   readonly #http: Server;
   readonly #wss: WebSocketServer;
@@ -322,17 +327,23 @@ export class StandInDiscord {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const route = decodeURIComponent(url.pathname).replace(/^\/api(\/v\d+)?/, '');
     const { body, files } = await readBody(request);
-    this.requests.push({
+    const recorded: RecordedRequest = {
       method: request.method ?? 'GET',
       route,
       query: url.searchParams.toString(),
       authorization: request.headers.authorization,
       body,
       files,
-    });
+    };
+    this.requests.push(recorded);
     const send = (status: number, json?: unknown) => {
-      response.writeHead(status, json === undefined ? {} : { 'content-type': 'application/json' });
-      response.end(json === undefined ? undefined : JSON.stringify(json));
+      const answer = () => {
+        response.writeHead(status, json === undefined ? {} : { 'content-type': 'application/json' });
+        response.end(json === undefined ? undefined : JSON.stringify(json));
+      };
+      const held = this.holdAnswer?.(recorded);
+      if (held) void held.then(answer, answer);
+      else answer();
     };
     const sendBytes = (status: number, type: string, bytes: Buffer) => {
       response.writeHead(status, { 'content-type': type, 'content-length': bytes.byteLength });
@@ -544,6 +555,41 @@ export class StandInDiscord {
       },
     ],
     [
+      'GET',
+      /^\/guilds\/(\d+)\/threads\/active$/,
+      ({ match, send }) => {
+        if (match[1] !== ids.guild) return send(404, { message: 'Unknown Guild', code: 10004 });
+        // As "List Active Guild Threads": every thread of the guild not archived, ordered by id, descending.
+        const threads = [...this.threads.values()]
+          .filter((thread) => thread.thread_metadata?.archived !== true)
+          .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+        send(200, { threads, members: [] });
+      },
+    ],
+    [
+      'GET',
+      /^\/channels\/(\d+)\/threads\/archived\/public$/,
+      ({ match, url, send }) => {
+        // As "List Public Archived Threads": the channel's archived public threads, ordered by
+        // archive_timestamp, descending; `before` an ISO8601 timestamp, `limit` (here 1-100, else 50).
+        const channel = this.channel(match[1]!);
+        if (!channel) return send(404, { message: 'Unknown Channel', code: 10003 });
+        const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 50) || 50));
+        const before = url.searchParams.get('before');
+        const archived = [...this.threads.values()]
+          .filter(
+            (thread) =>
+              thread.parent_id === channel.id &&
+              thread.thread_metadata?.archived === true &&
+              (before === null || Date.parse(thread.thread_metadata.archive_timestamp) < Date.parse(before)),
+          )
+          .sort((a, b) =>
+            b.thread_metadata!.archive_timestamp.localeCompare(a.thread_metadata!.archive_timestamp),
+          );
+        send(200, { threads: archived.slice(0, limit), members: [], has_more: archived.length > limit });
+      },
+    ],
+    [
       'POST',
       /^\/channels\/(\d+)\/threads$/,
       ({ match, body, send }) => {
@@ -648,6 +694,19 @@ export class StandInDiscord {
       },
     ],
   ];
+
+  /**
+   * Archives a thread, as a moderator closing a forum post does (or Discord, once it is inactive for its
+   * auto_archive_duration): it leaves the guild's active threads for its channel's archived ones.
+   */
+  archiveThread(id: string, at = new Date()): void {
+    const thread = this.threads.get(id);
+    if (!thread) throw new Error(`Stand-in Discord: no thread ${id}`);
+    this.threads.set(id, {
+      ...thread,
+      thread_metadata: { ...thread.thread_metadata!, archived: true, archive_timestamp: at.toISOString() },
+    });
+  }
 
   /** The guild's channel or a thread by id, as `GET /channels/{id}` gives it; undefined when unknown. */
   channel(id: string): { id: string; type: number; [key: string]: unknown } | undefined {
