@@ -201,6 +201,8 @@ const row = (name: string, r: Measured) =>
     `${r.forgeriesAccepted}/${r.forgeriesSent}`.padStart(11),
     `${(r.serverCpu * 100).toFixed(0)}%`.padStart(8),
     `${(r.generatorCpu * 100).toFixed(0)}%`.padStart(8),
+    // Steadier than req/s on a shared machine: what each answered request cost the endpoints' process.
+    ((r.serverCpu * 1000) / r.okPerSecond).toFixed(2).padStart(11),
   ].join(' ');
 const lines = [
   '',
@@ -208,12 +210,13 @@ const lines = [
   `1 request in ${FORGE_EVERY} forged; corpus ${endpoints.articles} articles / ${endpoints.passages} passages,`,
   `searched by INDEX_WORKERS=${indexWorkers} index worker threads (one index copy each) on ${availableParallelism()} cores`,
   '',
-  `${'endpoint'.padEnd(22)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'forged ok'.padStart(11)} ${'srv CPU'.padStart(8)} ${'gen CPU'.padStart(8)}`,
+  `${'endpoint'.padEnd(22)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'forged ok'.padStart(11)} ${'srv CPU'.padStart(8)} ${'gen CPU'.padStart(8)} ${'CPU ms/req'.padStart(11)}`,
   row('bare (verify + PONG)', bare),
   row('/ask (search + reply)', askResult),
   row('/ask, 3-article corpus', seedResult),
   '',
-  `req/s and latency count genuine requests answered correctly; "forged ok" = forgeries accepted / sent.`,
+  `req/s and latency count genuine requests answered correctly; "forged ok" = forgeries accepted / sent;`,
+  `CPU ms/req = the endpoints' process's CPU (index workers included) per genuine request answered.`,
   `The 3-article row (${seedDuration} s) shows the endpoint and commands without the index's scale; it has no target.`,
   `/ask : bare throughput ratio = ${ratio.toFixed(3)}`,
 ];

@@ -24,6 +24,7 @@ import {
   type Retrieved,
   textTermsOf,
 } from './passage-features.ts';
+import { PassageTokens } from './passage-tokens.ts';
 import { inPeriod, type Period } from './period.ts';
 import { type IdList, indexViews } from './postings/minisearch-view.ts';
 import { PostingBuilder } from './postings/posting-builder.ts';
@@ -174,6 +175,7 @@ export class Engine extends SearchEngine {
     this.model = model;
     this.words = words;
     const frequencies = this.documentFrequency;
+    const passageTokens = new PassageTokens(words);
     this.features = {
       model,
       words,
@@ -183,6 +185,7 @@ export class Engine extends SearchEngine {
       df: (term) => this.df(term),
       has: (term) => frequencies.has(term),
       located: (citation) => this.byCitation.get(citation),
+      tokens: (passage) => passageTokens.of(passage),
     };
   }
 

@@ -1,7 +1,7 @@
 import type { SearchResult } from 'minisearch';
 import type { Steps } from '../event-loop.ts';
 import { splitSentences } from '../text/sentences.ts';
-import { type Token, tokenize, type WordCache } from './analyze.ts';
+import type { Token, WordCache } from './analyze.ts';
 import { type AnswerType, answeringEntities, mentionsAnswerType } from './answer-type.ts';
 import { confidenceFeatures, type MatchEvidence } from './confidence.ts';
 import type { Located } from './corpus-lookup.ts';
@@ -44,6 +44,8 @@ export interface FeatureSource {
   has(term: string): boolean;
   /** The passage of a citation, with its article. */
   located(citation: string): Located | undefined;
+  /** A passage's tokens (`tokenize` with `words`), remembered across questions (`PassageTokens`). */
+  tokens(passage: Located['passage']): readonly Token[];
 }
 
 /** A passage retrieved for a question, with what it matched and its measured features. */
@@ -57,7 +59,7 @@ export interface Candidate {
   /** Question terms found in the passage's article. */
   articleTerms: Set<string>;
   /** The passage's tokens, when ranking needed them already. */
-  tokens: Token[] | undefined;
+  tokens: readonly Token[] | undefined;
   features: Features<RankFeature>;
   /** Its place among the passages MiniSearch found, best first (0-based). */
   hitRank: number;
@@ -132,9 +134,9 @@ export function candidateOf(
       if (!hit.match[term]?.includes('text')) contextOnly += source.idf(term);
     }
   }
-  let tokens: Token[] | undefined;
+  let tokens: readonly Token[] | undefined;
   if (retrieved.common.length > 0) {
-    tokens = tokenize(located.passage.text, source.words);
+    tokens = source.tokens(located.passage);
     const present = new Set(tokens.map((token) => token.term));
     for (const term of retrieved.common) {
       if (!present.has(term)) continue;
@@ -250,7 +252,7 @@ export function* measureLayout(
     if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
     yield;
     const { passage } = candidate.located;
-    const tokens = candidate.tokens ?? tokenize(passage.text, source.words);
+    const tokens = candidate.tokens ?? source.tokens(passage);
     const layout = termLayout(tokens, candidate.matchedTerms, totalWeight, proximity);
     const f = candidate.features;
     f.proximity = layout.proximity;
