@@ -28,7 +28,7 @@ export interface RetrievalSettings {
    * MiniSearch score; past it the most common terms are found by re-ranking instead of by search. At
    * 3,000 rather than 1,500 the right story is among the candidates more often over the 24k archive
    * (the answer is among them for 90% of BBC/Reuters' tuning questions against 82%, 68% of NewsQA's
-   * against 66%) for about 1.25x the wall time per question (`npm run bench:retrieval`); at 5,000 (94%,
+   * against 66%) for 1.1-1.35x the wall time per question (`npm run bench:retrieval`); at 5,000 (94%,
    * 71%, 1.45x) the readers' test half lost a question.
    */
   postingBudget: number;
