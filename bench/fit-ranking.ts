@@ -32,6 +32,7 @@
  *   npm run fit-ranking -- --no-search        every feature at one L2 strength, no cross-validation
  *   npm run fit-ranking -- --measure-pool 100,6 --cache FILE   measure a wider candidate pool once, then
  *   npm run fit-ranking -- --cache FILE --pool 60,4              fit on any pool within it from the cache
+ *   npm run fit-ranking -- --retrieval '{"postingBudget":5000}' --cache FILE   measure with other retrieval settings
  *   npm run fit-ranking -- --set-weight equal  each set counts alike in the ranking's loss (default: 1 / √size)
  *   npm run fit-ranking -- --archive-weight 2  the ~24,000-article sets count twice in the confidence's loss
  *   npm run fit-ranking -- --ranking-from src/search/ranking-model.json --ranking-free countsAsked \

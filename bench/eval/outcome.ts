@@ -61,6 +61,11 @@ export interface QuestionOutcome {
    * the answer within it. Null for off-topic questions.
    */
   getsThere: boolean | null;
+  /**
+   * When the reply asks which story: the answer's rank asked again within the right story (null: not
+   * in its first results), or 'not offered' when the right story is not among the choices.
+   */
+  withinStory?: number | null | 'not offered';
   /** Time the search took, in milliseconds. */
   ms: number;
 }
@@ -103,6 +108,9 @@ export function scoreQuestion(
     assurance,
     asksStory,
     getsThere: answerable ? (asksStory ? chosen : direct) : null,
+    ...(answerable && asksStory
+      ? { withinStory: withinStory === undefined ? 'not offered' : withinStory }
+      : {}),
     ms,
   };
 }

@@ -138,16 +138,16 @@ async function measure(options: FitOptions): Promise<FittingQuestion[]> {
     askAll(engine, set, questions, answerable, options.measurePool);
   const data: FittingQuestion[] = [];
   {
-    const seed = Engine.build(await evalCorpus('seed'));
+    const seed = Engine.build(await evalCorpus('seed'), { retrieval: options.retrieval });
     data.push(...ask(seed, 'seed', seedTune, true));
     data.push(...ask(seed, 'off-topic@seed', offTopicTune, false));
     data.push(...ask(seed, 'newsqa@seed', newsqaOdd.slice(0, 300), false));
-    const newsqa = Engine.build(await evalCorpus('newsqa'));
+    const newsqa = Engine.build(await evalCorpus('newsqa'), { retrieval: options.retrieval });
     data.push(...ask(newsqa, 'newsqa', newsqaOdd, true));
     data.push(...ask(newsqa, 'seed@newsqa', seedTune, false));
   }
   if (options.archive) {
-    const engine = Engine.build(await evalCorpus('full'));
+    const engine = Engine.build(await evalCorpus('full'), { retrieval: options.retrieval });
     data.push(
       ...ask(
         engine,
@@ -188,6 +188,9 @@ function askAll(
     const labels = candidates.map(
       (c) => answerable && answersQuestion({ article: c.article, passage: c.passage }, question),
     );
+    // Once labelled the text is not needed, and without it the cache of a wide pool stays within the
+    // length of a string JSON.stringify can write.
+    for (const c of candidates) c.passage = '';
     return { set, answerable, question, candidates, labels };
   });
   const reachable = asked.filter((a) => a.labels.some(Boolean)).length;

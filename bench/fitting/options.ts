@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Pool } from '../../src/search/engine.ts';
-import { RETRIEVAL } from '../../src/search/retrieval.ts';
+import { parseRetrievalSettings, RETRIEVAL, type RetrievalSettings } from '../../src/search/retrieval.ts';
 
 /** How `npm run fit-ranking` is run: every option of its command line, by name. */
 export interface FitOptions {
@@ -41,6 +41,11 @@ export interface FitOptions {
    * with `cache` every pool within it can be fitted on without measuring again.
    */
   measurePool: Pool;
+  /**
+   * `--retrieval JSON`: the retrieval settings candidates are measured with (default the engine's,
+   * retrieval.ts), e.g. '{"postingBudget":5000}'; `pool` defaults to its candidate pool.
+   */
+  retrieval: RetrievalSettings;
   /** `--set-weight equal|sqrt`: each set counts alike in the ranking's loss, or by 1 / √questions (default). */
   setWeight: 'equal' | 'sqrt';
   /**
@@ -63,7 +68,8 @@ export function parseFitOptions(argv: readonly string[]): FitOptions {
   } catch (error) {
     throw new FitOptionsError((error as Error).message);
   }
-  const pool = poolOption(values.pool, '--pool', RETRIEVAL);
+  const retrieval = retrievalOption(values.retrieval);
+  const pool = poolOption(values.pool, '--pool', retrieval);
   const setWeight = values['set-weight'];
   if (setWeight !== 'equal' && setWeight !== 'sqrt') {
     throw new FitOptionsError(`--set-weight: expected equal or sqrt, got "${setWeight}"`);
@@ -89,6 +95,7 @@ export function parseFitOptions(argv: readonly string[]): FitOptions {
     search: !values['no-search'],
     pool,
     measurePool: poolOption(values['measure-pool'], '--measure-pool', pool),
+    retrieval,
     setWeight,
     archiveWeight,
   };
@@ -112,10 +119,28 @@ function parse(argv: readonly string[]) {
       'no-search': { type: 'boolean', default: false },
       pool: { type: 'string' },
       'measure-pool': { type: 'string' },
+      retrieval: { type: 'string' },
       'set-weight': { type: 'string', default: 'sqrt' },
       'archive-weight': { type: 'string', default: '1' },
     },
   });
+}
+
+function retrievalOption(value: string | undefined): RetrievalSettings {
+  if (value === undefined) return RETRIEVAL;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new FitOptionsError(
+      `--retrieval: expected a JSON object such as '{"postingBudget":5000}', got "${value}"`,
+    );
+  }
+  try {
+    return parseRetrievalSettings(parsed, '--retrieval');
+  } catch (error) {
+    throw new FitOptionsError((error as Error).message);
+  }
 }
 
 function numberOption(value: string | undefined, option: string): number | undefined {

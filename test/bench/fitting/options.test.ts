@@ -17,6 +17,13 @@ describe("fit-ranking's options", () => {
       articleCandidates: RETRIEVAL.articleCandidates,
     });
     expect(options.measurePool).toBe(options.pool);
+    expect(options.retrieval).toBe(RETRIEVAL);
+  });
+
+  it('measures with other retrieval settings, their pool by default', () => {
+    const options = parseFitOptions(['--retrieval', '{"postingBudget":5000,"candidates":60}']);
+    expect(options.retrieval).toEqual({ ...RETRIEVAL, postingBudget: 5000, candidates: 60 });
+    expect(options.pool).toMatchObject({ candidates: 60, articleCandidates: RETRIEVAL.articleCandidates });
   });
 
   it('reads each option by its name', () => {
@@ -54,5 +61,11 @@ describe("fit-ranking's options", () => {
     );
     expect(() => parseFitOptions(['--ranking-l2', 'strong'])).toThrow('--ranking-l2: expected a number');
     expect(() => parseFitOptions(['--no-such-option'])).toThrow(FitOptionsError);
+    expect(() => parseFitOptions(['--retrieval', '{postingBudget:5000}'])).toThrow(
+      '--retrieval: expected a JSON object',
+    );
+    expect(() => parseFitOptions(['--retrieval', '{"postingBudgets":5000}'])).toThrow(
+      /--retrieval: expected an object of retrieval settings/,
+    );
   });
 });
