@@ -5,6 +5,7 @@
  *
  *   npm run bench                                  everything, within about 10 minutes
  *   npm run bench -- --max-passages 60000          the two smaller sizes
+ *   npm run bench -- --engines newsdesk --sizes full   this engine at the largest size only
  *   npm run bench -- --engines newsdesk,lunr --questions 300   a quick look
  *   npm run --silent bench -- --json > bench.json  one JSON document on stdout
  */
@@ -32,6 +33,7 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 const usage = `Usage: npm run bench -- [options]
   --max-passages N        measure only corpus sizes of at most N passages (default: all three)
+  --sizes a,b             measure only these corpus sizes: newsqa, 50k, full (default: all three)
   --engines a,b           engines to measure (default: all: ${engineAdapters.map((a) => a.name).join(', ')})
   --json                  print one JSON document on stdout (progress goes to stderr)
   --data DIR              the shared data folder (default: ../shared/data)
@@ -55,6 +57,7 @@ function parseOptions() {
     options: {
       'max-passages': { type: 'string' },
       engines: { type: 'string' },
+      sizes: { type: 'string' },
       json: { type: 'boolean', default: false },
       data: { type: 'string', default: resolve(projectRoot, '..', 'shared', 'data') },
       questions: { type: 'string' },
@@ -72,6 +75,7 @@ function parseOptions() {
     json: values.json,
     dataDir: values.data,
     engines,
+    sizes: values.sizes?.split(',').map((name) => name.trim()) ?? null,
     maxPassages: positiveInteger(values['max-passages'], '--max-passages'),
     questionLimit: positiveInteger(values.questions, '--questions'),
     queryBudgetSeconds: positiveInteger(values['query-budget'], '--query-budget')!,
@@ -125,8 +129,15 @@ async function main(): Promise<void> {
 
   log(`loading corpora from ${options.dataDir} ...`);
   const allSizes = await assembleBenchCorpora(options.dataDir);
+  const unknownSizes = options.sizes?.filter((name) => !allSizes.some((size) => size.name === name)) ?? [];
+  if (unknownSizes.length > 0)
+    throw new Error(
+      `unknown size(s): ${unknownSizes.join(', ')} (the sizes: ${allSizes.map((s) => s.name).join(', ')})`,
+    );
   const sizes = allSizes.filter(
-    (size) => options.maxPassages === null || size.passageCount <= options.maxPassages,
+    (size) =>
+      (options.maxPassages === null || size.passageCount <= options.maxPassages) &&
+      (options.sizes === null || options.sizes.includes(size.name)),
   );
   if (sizes.length === 0) {
     throw new Error(

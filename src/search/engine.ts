@@ -505,10 +505,13 @@ export class Engine extends SearchEngine {
     pool: Pool,
   ): Iterable<[SearchResult, number]> {
     const size = Math.max(pool.candidates, wanted);
-    for (const [rank, hit] of hits.entries()) {
-      const articleRank = articleRanks.get(articleOf(String(hit.id)));
-      if (rank < size || (articleRank !== undefined && articleRank < pool.articleCandidates))
-        yield [hit, rank];
+    // A question of common words finds most of the corpus's passages: past the first `size`, the best
+    // articles' passages are told by their citations' start, with no string made for each hit.
+    const best: string[] = [];
+    for (const [article, rank] of articleRanks) if (rank < pool.articleCandidates) best.push(`${article}#`);
+    for (let rank = 0; rank < hits.length; rank++) {
+      const hit = hits[rank]!;
+      if (rank < size || ofArticles(String(hit.id), best)) yield [hit, rank];
     }
   }
 
@@ -663,8 +666,12 @@ function rankedResult(candidate: Candidate): RankedResult {
   };
 }
 
-function articleOf(citation: string): string {
-  return citation.slice(0, citation.indexOf('#'));
+/** Whether a citation is of one of the articles whose citations start with `starts` (an id and `#`). */
+function ofArticles(citation: string, starts: readonly string[]): boolean {
+  // An article's id is what comes before a citation's first `#`.
+  for (const start of starts)
+    if (citation.startsWith(start) && citation.indexOf('#') === start.length - 1) return true;
+  return false;
 }
 
 function clamp(value: number, min: number, max: number): number {

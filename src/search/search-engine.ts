@@ -19,8 +19,11 @@ export abstract class SearchEngine {
   readonly passageCount: number;
   protected readonly byCitation: Citations;
   protected readonly byArticleId: ReadonlyMap<string, Article>;
-  /** Autocomplete's lookup of headlines, ids and publishers, built with the engine. */
-  readonly #suggestions: SuggestionIndex;
+  /**
+   * Autocomplete's lookup of headlines, ids and publishers, built at the first autocomplete: an index's
+   * worker never autocompletes, and a build or restore does not wait for it.
+   */
+  #suggestions: SuggestionIndex | undefined;
   #outlets: Outlet[] | undefined;
   #outletKeys: (readonly [Outlet, string])[] | undefined;
 
@@ -30,7 +33,6 @@ export abstract class SearchEngine {
     this.byCitation = lookup.byCitation;
     this.byArticleId = lookup.byArticleId;
     this.passageCount = lookup.passageCount;
-    this.#suggestions = SuggestionIndex.build(corpus.articles);
   }
 
   /**
@@ -138,7 +140,12 @@ export abstract class SearchEngine {
    * word of the headline, the publisher or the id. An index lookup, whatever the corpus size.
    */
   suggestArticles(text: string, limit = 25): Article[] {
-    return this.#suggestions.suggest(text, limit);
+    return this.#suggestionIndex().suggest(text, limit);
+  }
+
+  #suggestionIndex(): SuggestionIndex {
+    this.#suggestions ??= SuggestionIndex.build(this.corpus.articles);
+    return this.#suggestions;
   }
 
   /**
@@ -162,7 +169,7 @@ export abstract class SearchEngine {
     // Prefix matches of ids and titles come first (`/cite tete`), a passage of each article per round,
     // then passages that answer the words typed.
     const out: { citation: string; preview: string }[] = [];
-    const starting = this.#suggestions.starting(typed, limit);
+    const starting = this.#suggestionIndex().starting(typed, limit);
     for (let round = 0; out.length < limit; round++) {
       const next = starting.flatMap((article) => article.passages[round] ?? []);
       if (next.length === 0) break;
