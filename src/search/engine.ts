@@ -265,8 +265,10 @@ export class Engine extends SearchEngine {
 
   /** Fuzzy matching only for terms the corpus does not have: a misspelt name, never a real word. */
   private readonly fuzzy = (term: string): number | false => {
-    // Below five letters one edit turns a word into another word ("read" into "road").
+    // Below five letters one edit turns a word into another word ("read" into "road"). A word of
+    // everyday English the corpus lacks is not misspelt either: bent, "wounded" became "pounds".
     if (this.documentFrequency.has(term) || term.length < 5 || /\d/.test(term)) return false;
+    if (everydayShare(term) > 0) return false;
     return term.length >= 8 ? 2 : 1;
   };
 

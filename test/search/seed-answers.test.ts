@@ -72,6 +72,13 @@ describe('answers from the seed corpus', () => {
     expect(spelled.map((r) => r.passage).join(' ')).toMatch(/British police/);
   });
 
+  it('never bends a real word the corpus lacks into another: "wounded" is not "pounds"', () => {
+    // The seed articles never mention the wounded; one edit away, the £ of "£5,000" is "pound".
+    const wounded = engine.answer('how many were wounded?');
+    expect(wounded.results).toEqual([]);
+    expect(wounded.assurance).toBe('none');
+  });
+
   it('matches Téteghem and Teteghem alike', () => {
     expect(citations('mayor of Téteghem', 5).sort()).toEqual(citations('mayor of Teteghem', 5).sort());
   });
