@@ -423,6 +423,7 @@ export class Engine extends SearchEngine {
    * stand in their article, whether they hold the kind of fact asked for and how the matched words lie.
    * Nothing is dropped here: each candidate also gets its confidence of answering, which decides what
    * is shown. With `everyLayout`, the tokens-based features are measured for every candidate (fitting).
+   * Only the first `wanted` places are in their final order unless `readPastWanted` (a timeline).
    */
   private *rank(
     question: string,
@@ -432,6 +433,7 @@ export class Engine extends SearchEngine {
     wanted: number,
     everyLayout = false,
     pool: Pool = this.retrieval,
+    readPastWanted = false,
   ): Steps<Candidate[]> {
     const retrieved = this.retrieve(question, terms, scope);
     if (!retrieved) return [];
@@ -442,7 +444,8 @@ export class Engine extends SearchEngine {
       const candidate = candidateOf(this.features, hit, hitRank, retrieved, asked, everyLayout);
       if (candidate) candidates.push(candidate);
     }
-    yield* measureLayout(this.features, candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
+    const measured = everyLayout ? Number.POSITIVE_INFINITY : wanted;
+    yield* measureLayout(this.features, candidates, asked, measured, readPastWanted);
     for (const candidate of candidates.slice(0, everyLayout ? candidates.length : wanted)) {
       judge(this.features, candidate, asked);
     }
@@ -571,7 +574,16 @@ export class Engine extends SearchEngine {
     const entries: TimelineEntry[] = [];
     const listed = new Set<string>();
     for (const candidate of finish(
-      this.rank(text, terms, 'other', { period: options.period }, TIMELINE_DEPTH),
+      this.rank(
+        text,
+        terms,
+        'other',
+        { period: options.period },
+        TIMELINE_DEPTH,
+        false,
+        this.retrieval,
+        true,
+      ),
     )) {
       if (entries.length >= TIMELINE_ARTICLES) break;
       const { article, passage } = candidate.located;

@@ -229,13 +229,15 @@ function covered(
 /**
  * The layout of the matched words adds at most the sum of the layout weights, and needs the passage
  * tokenized: it is measured only for candidates that could still reach the places wanted, best
- * first; the rest keep their lower bound. Leaves the candidates sorted by score.
+ * first; the rest keep their lower bound. Leaves the candidates sorted by score. `readPastWanted`: the
+ * caller reads the candidates past the places wanted in order too (a timeline), not only those places.
  */
 export function* measureLayout(
   source: FeatureSource,
   candidates: Candidate[],
   asked: Asked,
   wanted: number,
+  readPastWanted = true,
 ): Steps<void> {
   const { totalWeight, type, isKnown, counted, pairs } = asked;
   const model = source.model;
@@ -251,6 +253,16 @@ export function* measureLayout(
   const best: number[] = [];
   for (const candidate of candidates) {
     if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
+    // Past the places wanted, most candidates measured at 121k passages (33 of 53 a question) end below
+    // them. One whose matched words weigh too little to get there at their best layout is left
+    // unmeasured, untokenized: `best` would not have changed, and no place wanted with it.
+    if (
+      !readPastWanted &&
+      best.length >= wanted &&
+      candidate.score + layoutAtMostOf(candidate, asked, model) + BOUND_MARGIN < best[wanted - 1]!
+    ) {
+      continue;
+    }
     yield;
     const { passage } = candidate.located;
     const tokens = candidate.tokens ?? source.tokens(passage);
@@ -264,7 +276,11 @@ export function* measureLayout(
     // `answerMeets` needs the passage's language analysis (wink-nlp, about 0.1 ms a passage at 121k
     // passages, rarely remembered across questions): a candidate that cannot reach the places wanted
     // even with it at its most keeps the score without it, a lower bound like the unmeasured ones'.
-    if (best.length < wanted || candidate.score + meetsAtMost + BOUND_MARGIN >= best[wanted - 1]!) {
+    if (
+      readPastWanted ||
+      best.length < wanted ||
+      candidate.score + meetsAtMost + BOUND_MARGIN >= best[wanted - 1]!
+    ) {
       f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, type, isKnown);
       candidate.score = linear(model.ranking, f);
     }
@@ -272,6 +288,29 @@ export function* measureLayout(
     best.splice(at < 0 ? best.length : at, 0, candidate.score);
   }
   candidates.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The most the layout features can add to one candidate's score, from the weight of its matched terms
+ * alone (no tokens): the densest window and the best sentence hold at most all of it, a phrase share
+ * and a count are at most 1 (and 0 for a question without term pairs, or counting nothing).
+ */
+function layoutAtMostOf(
+  candidate: Candidate,
+  { totalWeight, counted, pairs }: Asked,
+  model: RankingModel,
+): number {
+  let matched = 0;
+  for (const weight of candidate.matchedTerms.values()) matched += Math.max(0, weight);
+  const share = totalWeight > 0 ? matched / totalWeight : 0;
+  const w = model.ranking;
+  return (
+    Math.max(0, w.proximity) +
+    Math.max(0, w.window) * share +
+    (pairs.size === 0 ? 0 : Math.max(0, w.phrase)) +
+    Math.max(0, w.answerMeets) * Math.min(1, share) +
+    (counted === undefined ? 0 : Math.max(0, w.countsAsked))
+  );
 }
 
 /** Room for rounding: a score summed in another order may differ in its last bits. */
