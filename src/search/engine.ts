@@ -41,7 +41,9 @@ import { RETRIEVAL, type RetrievalSettings } from './retrieval.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
 import { asSearch, searchBegun } from './searches-in-flight.ts';
-import { STORY_DEPTH, storiesOf } from './stories.ts';
+import { storiesOf } from './stories.ts';
+import { type StoryRow, storyRows } from './story-features.ts';
+import { STORY_MODEL, type StoryModel } from './story-model.ts';
 import { answerInTime, type Found, type ReportGroup } from './time-layer.ts';
 import { readTimeWords } from './time-words.ts';
 import { orderTimeline, TIMELINE_ARTICLES, TIMELINE_DEPTH } from './timeline.ts';
@@ -100,6 +102,8 @@ export interface BuildOptions {
   retrieval?: RetrievalSettings;
   /** The ranking and confidence model; the fitting script tries others. */
   model?: RankingModel;
+  /** The model of which stories "Which story?" offers (`story-model.ts`); the fitting script tries others. */
+  storyModel?: StoryModel;
 }
 
 /** What an answer is limited to: one article, some outlets, a period of publication. */
@@ -141,6 +145,7 @@ export class Engine extends SearchEngine {
   private readonly documentFrequency: PassageFrequencies;
   private readonly retrieval: RetrievalSettings;
   private readonly model: RankingModel;
+  private readonly storyModel: StoryModel;
   private readonly answers = new AnswerCache();
   /** `idf()` of each term asked about so far (bounded by the vocabulary). */
   private readonly idfs = new Map<string, number>();
@@ -156,6 +161,7 @@ export class Engine extends SearchEngine {
     {
       retrieval = RETRIEVAL,
       model = RANKING_MODEL,
+      storyModel = STORY_MODEL,
       passageIds,
       words = WordCache.forQuestions(),
     }: BuildOptions & { passageIds?: IdList; words?: WordCache },
@@ -173,6 +179,7 @@ export class Engine extends SearchEngine {
     this.documentFrequency = new PassageFrequencies(postings);
     this.retrieval = retrieval;
     this.model = model;
+    this.storyModel = storyModel;
     this.words = words;
     const frequencies = this.documentFrequency;
     const passageTokens = new PassageTokens(words);
@@ -360,14 +367,17 @@ export class Engine extends SearchEngine {
     // How sure the reply is depends on the first result's confidence (the confidence is fitted on first
     // results: judged on each of a dozen candidates, one would pass by chance for many an off-topic
     // question); then the results at least as likely as the band's floor are shown.
-    const ranked = yield* this.rank(raw, terms, type, scope, Math.max(shown * 4, STORY_DEPTH));
+    const ranked = yield* this.rank(raw, terms, type, scope, judgedDepth(shown));
     const assurance = this.assuranceOf(ranked);
     if (assurance === 'none') return { groups: [], assurance };
     const floor = this.model.closestThreshold;
     const candidates = ranked.filter((candidate) => candidate.confidence >= floor);
-    // A confident answer is given as it is; otherwise, when several stories fit alike, the member chooses.
+    // A confident answer is given as it is; otherwise, when several stories fit alike, the member chooses
+    // among those the story model finds likeliest, read from every candidate of the pool.
     const stories =
-      scope.articleId === undefined && assurance === 'closest' ? storiesOf(candidates) : undefined;
+      scope.articleId === undefined && assurance === 'closest'
+        ? storiesOf(storyRows(ranked), this.storyModel)
+        : undefined;
     const isKnown = knownTo(this.words, terms);
     const groups: { reports: ReportGroup; facts: Set<string> }[] = [];
     for (const [i, candidate] of candidates.entries()) {
@@ -520,6 +530,17 @@ export class Engine extends SearchEngine {
     }
   }
 
+  /**
+   * The articles of a question's unscoped candidates with their story features, as a reply of `limit`
+   * results ranks them, for fitting the story model (`npm run fit-stories`).
+   */
+  storyRowsForFitting(question: string, limit: number): StoryRow[] {
+    const raw = question.slice(0, MAX_QUESTION_CHARS);
+    const terms = questionTerms(this.words, raw);
+    if (terms.length === 0) return [];
+    return storyRows(finish(this.rank(raw, terms, answerTypeOf(raw), {}, judgedDepth(limit))));
+  }
+
   /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */
   candidatesForFitting(question: string, pool: Pool = this.retrieval): FittingCandidate[] {
     const raw = question.slice(0, MAX_QUESTION_CHARS);
@@ -619,6 +640,14 @@ export class Engine extends SearchEngine {
       .slice(0, limit)
       .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
   }
+}
+
+/**
+ * How many of the best candidates a reply of `shown` results measures fully and judges: enough for the
+ * page and its other outlets' reports, and at least a dozen, whose confidence the story model reads.
+ */
+function judgedDepth(shown: number): number {
+  return Math.max(shown * 4, 12);
 }
 
 /** A word of at least this many passages is kept analysed for questions once an index is built. */
