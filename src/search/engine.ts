@@ -367,17 +367,16 @@ export class Engine extends SearchEngine {
     // How sure the reply is depends on the first result's confidence (the confidence is fitted on first
     // results: judged on each of a dozen candidates, one would pass by chance for many an off-topic
     // question); then the results at least as likely as the band's floor are shown.
-    const ranked = yield* this.rank(raw, terms, type, scope, judgedDepth(shown));
+    const { ranked, measureTheRest } = yield* this.ranking(raw, terms, type, scope, judgedDepth(shown));
     const assurance = this.assuranceOf(ranked);
     if (assurance === 'none') return { groups: [], assurance };
     const floor = this.model.closestThreshold;
     const candidates = ranked.filter((candidate) => candidate.confidence >= floor);
     // A confident answer is given as it is; otherwise, when several stories fit alike, the member chooses
     // among those the story model finds likeliest, read from every candidate of the pool.
-    const stories =
-      scope.articleId === undefined && assurance === 'closest'
-        ? storiesOf(storyRows(ranked), this.storyModel)
-        : undefined;
+    const readsStories = scope.articleId === undefined && assurance === 'closest';
+    if (readsStories) yield* measureTheRest();
+    const stories = readsStories ? storiesOf(storyRows(ranked), this.storyModel) : undefined;
     const isKnown = knownTo(this.words, terms);
     const groups: { reports: ReportGroup; facts: Set<string> }[] = [];
     for (const [i, candidate] of candidates.entries()) {
@@ -443,8 +442,34 @@ export class Engine extends SearchEngine {
     everyLayout = false,
     pool: Pool = this.retrieval,
   ): Steps<Candidate[]> {
+    const { ranked, measureTheRest } = yield* this.ranking(
+      question,
+      terms,
+      type,
+      scope,
+      wanted,
+      everyLayout,
+      pool,
+    );
+    yield* measureTheRest();
+    return ranked;
+  }
+
+  /**
+   * `rank`, but past the first `wanted` places some candidates may keep a lower bound of their score
+   * until `measureTheRest` (see `measureLayout`): for a caller that may read only those places.
+   */
+  private *ranking(
+    question: string,
+    terms: string[],
+    type: AnswerType,
+    scope: Scope,
+    wanted: number,
+    everyLayout = false,
+    pool: Pool = this.retrieval,
+  ): Steps<{ ranked: Candidate[]; measureTheRest: () => Steps<void> }> {
     const retrieved = this.retrieve(question, terms, scope);
-    if (!retrieved) return [];
+    if (!retrieved) return { ranked: [], measureTheRest: function* () {} };
     const asked = this.weigh(question, terms, type);
     const candidates: Candidate[] = [];
     for (const [hit, hitRank] of this.pool(retrieved, wanted, pool)) {
@@ -452,11 +477,12 @@ export class Engine extends SearchEngine {
       const candidate = candidateOf(this.features, hit, hitRank, retrieved, asked, everyLayout);
       if (candidate) candidates.push(candidate);
     }
-    yield* measureLayout(this.features, candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
+    const measured = everyLayout ? Number.POSITIVE_INFINITY : wanted;
+    const measureTheRest = yield* measureLayout(this.features, candidates, asked, measured);
     for (const candidate of candidates.slice(0, everyLayout ? candidates.length : wanted)) {
       judge(this.features, candidate, asked);
     }
-    return candidates;
+    return { ranked: candidates, measureTheRest };
   }
 
   /** The passages and articles MiniSearch finds for the question's selective terms, with the best scores. */
