@@ -15,6 +15,7 @@ export class Library implements EngineSlot {
   constructor(engine: SearchEngine) {
     this.current = engine;
     this.swappedAt = new Date();
+    void engine.prepareSuggestions();
   }
 
   /** Loads, validates and indexes the corpus at `corpusPath`. Throws `CorpusError` if it is invalid. */
@@ -31,9 +32,13 @@ export class Library implements EngineSlot {
     return this.swappedAt;
   }
 
-  /** Puts a fully built engine in place of the current one. */
+  /**
+   * Puts a fully built engine in place of the current one, and starts its autocomplete index's sliced
+   * build: until it is done the engine answers autocomplete by a scan, with the same suggestions.
+   */
   swap(engine: SearchEngine): void {
     this.current = engine;
     this.swappedAt = new Date();
+    void engine.prepareSuggestions();
   }
 }
