@@ -1,4 +1,5 @@
 import { loadCorpus } from './corpus/load-corpus.ts';
+import type { TimeSlicer } from './event-loop.ts';
 import type { EngineSlot } from './lifecycle/reloader.ts';
 import { Engine } from './search/engine.ts';
 import type { SearchEngine } from './search/search-engine.ts';
@@ -11,11 +12,14 @@ import type { SearchEngine } from './search/search-engine.ts';
 export class Library implements EngineSlot {
   private current: SearchEngine;
   private swappedAt: Date;
+  readonly #suggestionSlicer: (() => TimeSlicer) | undefined;
 
-  constructor(engine: SearchEngine) {
+  /** `suggestionSlicer`: how each engine's autocomplete index build yields (default: 8 ms slices). */
+  constructor(engine: SearchEngine, options: { suggestionSlicer?: () => TimeSlicer } = {}) {
     this.current = engine;
     this.swappedAt = new Date();
-    void engine.prepareSuggestions();
+    this.#suggestionSlicer = options.suggestionSlicer;
+    void engine.prepareSuggestions(this.#suggestionSlicer?.());
   }
 
   /** Loads, validates and indexes the corpus at `corpusPath`. Throws `CorpusError` if it is invalid. */
@@ -39,6 +43,6 @@ export class Library implements EngineSlot {
   swap(engine: SearchEngine): void {
     this.current = engine;
     this.swappedAt = new Date();
-    void engine.prepareSuggestions();
+    void engine.prepareSuggestions(this.#suggestionSlicer?.());
   }
 }

@@ -1,5 +1,5 @@
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
-import { finishInSlices } from '../event-loop.ts';
+import { finishInSlices, TimeSlicer } from '../event-loop.ts';
 import type { Answer, AnswerOptions, Timeline } from './answer.ts';
 import { type Citations, CorpusLookup, type Located } from './corpus-lookup.ts';
 import { type Outlet, outletsOf, publisherKey } from './outlets.ts';
@@ -153,7 +153,7 @@ export abstract class SearchEngine {
    * scan giving the same suggestions. Called once an engine serves; calling again waits for the same
    * build.
    */
-  prepareSuggestions(): Promise<void> {
+  prepareSuggestions(slicer = new TimeSlicer()): Promise<void> {
     if (this.#suggestionsReady) return this.#suggestionsReady;
     if (this.#suggestions) {
       this.#suggestionsReady = Promise.resolve();
@@ -161,11 +161,16 @@ export abstract class SearchEngine {
     }
     const build = SuggestionIndex.buildSteps(this.corpus.articles);
     this.#suggestionBuild = build;
-    this.#suggestionsReady = finishInSlices(build.steps).then((index) => {
+    this.#suggestionsReady = finishInSlices(build.steps, slicer).then((index) => {
       this.#suggestions = index;
       this.#suggestionBuild = undefined;
     });
     return this.#suggestionsReady;
+  }
+
+  /** Whether autocomplete's index is built (else the first autocomplete or a sliced build builds it). */
+  get suggestionsBuilt(): boolean {
+    return this.#suggestions !== undefined;
   }
 
   #suggestionIndex(): SuggestionIndex {
