@@ -49,7 +49,13 @@ function floodAutocomplete(library: Library) {
     setImmediate(ask);
   };
   setImmediate(ask);
-  return { failures, duringBuild, stop: () => void (running = false) };
+  return {
+    failures,
+    duringBuild,
+    stop: () => {
+      running = false;
+    },
+  };
 }
 
 describe('autocomplete across a reload', () => {

@@ -74,7 +74,7 @@ describe('SuggestionIndex.buildSteps', () => {
     const typed = typings(articles);
     const build = SuggestionIndex.buildSteps(articles, TINY);
     build.steps.next();
-    build.now().suggest('a');
+    build.now().suggest('a', 25);
     let step = build.steps.next();
     while (!step.done) step = build.steps.next();
     expect(answers(step.value, typed)).toEqual(answers(SuggestionIndex.build(articles), typed));
