@@ -316,6 +316,8 @@ function* sortKeysInSteps(text: string, found: FoundKeys, slices: BuildSlices): 
     yield;
   }
   let merged = new Int32Array(count);
+  // Counted across a pass, not per pair: a pass of short runs merges every key too.
+  let inStep = 0;
   for (let width = slices.run; width < count; width *= 2) {
     for (let left = 0; left < count; left += 2 * width) {
       const middle = Math.min(count, left + width);
@@ -323,7 +325,6 @@ function* sortKeysInSteps(text: string, found: FoundKeys, slices: BuildSlices): 
       let i = left;
       let j = middle;
       let out = left;
-      let inStep = 0;
       while (i < middle && j < right) {
         // The right run's key first only when strictly before: keys alike keep their order.
         merged[out++] = compare(order[j]!, order[i]!) < 0 ? order[j++]! : order[i++]!;
