@@ -41,7 +41,9 @@ import { RETRIEVAL, type RetrievalSettings } from './retrieval.ts';
 import { sameFact, termSet } from './same-fact.ts';
 import { MAX_LIMIT, SearchEngine } from './search-engine.ts';
 import { asSearch, searchBegun } from './searches-in-flight.ts';
-import { STORY_DEPTH, storiesOf } from './stories.ts';
+import { storiesOf } from './stories.ts';
+import { type StoryRow, storyRows } from './story-features.ts';
+import { STORY_MODEL, type StoryModel } from './story-model.ts';
 import { answerInTime, type Found, type ReportGroup } from './time-layer.ts';
 import { readTimeWords } from './time-words.ts';
 import { orderTimeline, TIMELINE_ARTICLES, TIMELINE_DEPTH } from './timeline.ts';
@@ -100,6 +102,8 @@ export interface BuildOptions {
   retrieval?: RetrievalSettings;
   /** The ranking and confidence model; the fitting script tries others. */
   model?: RankingModel;
+  /** The model of which stories "Which story?" offers (`story-model.ts`); the fitting script tries others. */
+  storyModel?: StoryModel;
 }
 
 /** What an answer is limited to: one article, some outlets, a period of publication. */
@@ -141,6 +145,7 @@ export class Engine extends SearchEngine {
   private readonly documentFrequency: PassageFrequencies;
   private readonly retrieval: RetrievalSettings;
   private readonly model: RankingModel;
+  private readonly storyModel: StoryModel;
   private readonly answers = new AnswerCache();
   /** `idf()` of each term asked about so far (bounded by the vocabulary). */
   private readonly idfs = new Map<string, number>();
@@ -156,6 +161,7 @@ export class Engine extends SearchEngine {
     {
       retrieval = RETRIEVAL,
       model = RANKING_MODEL,
+      storyModel = STORY_MODEL,
       passageIds,
       words = WordCache.forQuestions(),
     }: BuildOptions & { passageIds?: IdList; words?: WordCache },
@@ -173,6 +179,7 @@ export class Engine extends SearchEngine {
     this.documentFrequency = new PassageFrequencies(postings);
     this.retrieval = retrieval;
     this.model = model;
+    this.storyModel = storyModel;
     this.words = words;
     const frequencies = this.documentFrequency;
     const passageTokens = new PassageTokens(words);
@@ -360,14 +367,16 @@ export class Engine extends SearchEngine {
     // How sure the reply is depends on the first result's confidence (the confidence is fitted on first
     // results: judged on each of a dozen candidates, one would pass by chance for many an off-topic
     // question); then the results at least as likely as the band's floor are shown.
-    const ranked = yield* this.rank(raw, terms, type, scope, Math.max(shown * 4, STORY_DEPTH));
+    const { ranked, measureTheRest } = yield* this.ranking(raw, terms, type, scope, judgedDepth(shown));
     const assurance = this.assuranceOf(ranked);
     if (assurance === 'none') return { groups: [], assurance };
     const floor = this.model.closestThreshold;
     const candidates = ranked.filter((candidate) => candidate.confidence >= floor);
-    // A confident answer is given as it is; otherwise, when several stories fit alike, the member chooses.
-    const stories =
-      scope.articleId === undefined && assurance === 'closest' ? storiesOf(candidates) : undefined;
+    // A confident answer is given as it is; otherwise, when several stories fit alike, the member chooses
+    // among those the story model finds likeliest, read from every candidate of the pool.
+    const readsStories = scope.articleId === undefined && assurance === 'closest';
+    if (readsStories) yield* measureTheRest();
+    const stories = readsStories ? storiesOf(storyRows(ranked), this.storyModel) : undefined;
     const isKnown = knownTo(this.words, terms);
     const groups: { reports: ReportGroup; facts: Set<string> }[] = [];
     for (const [i, candidate] of candidates.entries()) {
@@ -433,8 +442,34 @@ export class Engine extends SearchEngine {
     everyLayout = false,
     pool: Pool = this.retrieval,
   ): Steps<Candidate[]> {
+    const { ranked, measureTheRest } = yield* this.ranking(
+      question,
+      terms,
+      type,
+      scope,
+      wanted,
+      everyLayout,
+      pool,
+    );
+    yield* measureTheRest();
+    return ranked;
+  }
+
+  /**
+   * `rank`, but past the first `wanted` places some candidates may keep a lower bound of their score
+   * until `measureTheRest` (see `measureLayout`): for a caller that may read only those places.
+   */
+  private *ranking(
+    question: string,
+    terms: string[],
+    type: AnswerType,
+    scope: Scope,
+    wanted: number,
+    everyLayout = false,
+    pool: Pool = this.retrieval,
+  ): Steps<{ ranked: Candidate[]; measureTheRest: () => Steps<void> }> {
     const retrieved = this.retrieve(question, terms, scope);
-    if (!retrieved) return [];
+    if (!retrieved) return { ranked: [], measureTheRest: function* () {} };
     const asked = this.weigh(question, terms, type);
     const candidates: Candidate[] = [];
     for (const [hit, hitRank] of this.pool(retrieved, wanted, pool)) {
@@ -442,11 +477,12 @@ export class Engine extends SearchEngine {
       const candidate = candidateOf(this.features, hit, hitRank, retrieved, asked, everyLayout);
       if (candidate) candidates.push(candidate);
     }
-    yield* measureLayout(this.features, candidates, asked, everyLayout ? Number.POSITIVE_INFINITY : wanted);
+    const measured = everyLayout ? Number.POSITIVE_INFINITY : wanted;
+    const measureTheRest = yield* measureLayout(this.features, candidates, asked, measured);
     for (const candidate of candidates.slice(0, everyLayout ? candidates.length : wanted)) {
       judge(this.features, candidate, asked);
     }
-    return candidates;
+    return { ranked: candidates, measureTheRest };
   }
 
   /** The passages and articles MiniSearch finds for the question's selective terms, with the best scores. */
@@ -515,6 +551,17 @@ export class Engine extends SearchEngine {
       const hit = hits[rank]!;
       if (rank < size || ofArticles(String(hit.id), best)) yield [hit, rank];
     }
+  }
+
+  /**
+   * The articles of a question's unscoped candidates with their story features, as a reply of `limit`
+   * results ranks them, for fitting the story model (`npm run fit-stories`).
+   */
+  storyRowsForFitting(question: string, limit: number): StoryRow[] {
+    const raw = question.slice(0, MAX_QUESTION_CHARS);
+    const terms = questionTerms(this.words, raw);
+    if (terms.length === 0) return [];
+    return storyRows(finish(this.rank(raw, terms, answerTypeOf(raw), {}, judgedDepth(limit))));
   }
 
   /** Every candidate of a question with its features measured, for fitting the model (`npm run fit-ranking`). */
@@ -607,6 +654,14 @@ export class Engine extends SearchEngine {
       .slice(0, limit)
       .flatMap((hit) => this.byArticleId.get(String(hit.id)) ?? []);
   }
+}
+
+/**
+ * How many of the best candidates a reply of `shown` results measures fully and judges: enough for the
+ * page and its other outlets' reports, and at least a dozen, whose confidence the story model reads.
+ */
+function judgedDepth(shown: number): number {
+  return Math.max(shown * 4, 12);
 }
 
 /** A word of at least this many passages is kept analysed for questions once an index is built. */

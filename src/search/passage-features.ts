@@ -229,43 +229,120 @@ function covered(
 /**
  * The layout of the matched words adds at most the sum of the layout weights, and needs the passage
  * tokenized: it is measured only for candidates that could still reach the places wanted, best
- * first; the rest keep their lower bound. Leaves the candidates sorted by score.
+ * first; the rest keep their lower bound. Leaves the candidates sorted by score, the places wanted
+ * exact. Past them, some candidates that would have been measured are left for the steps returned:
+ * for a caller that reads past the places wanted (stories, timelines), they measure those and order
+ * the candidates exactly as measuring every one of them at once would.
  */
 export function* measureLayout(
   source: FeatureSource,
   candidates: Candidate[],
   asked: Asked,
   wanted: number,
-): Steps<void> {
+): Steps<() => Steps<void>> {
   const { totalWeight, type, isKnown, counted, pairs } = asked;
   const model = source.model;
   // `proximity` weighs 0 in the shipped model: measured only for fitting (every layout measured).
   const proximity = wanted === Number.POSITIVE_INFINITY || model.ranking.proximity !== 0;
   candidates.sort((a, b) => b.score - a.score);
+  const firstOrder = [...candidates];
   let layoutAtMost = 0;
   // A question that counts nothing leaves `countsAsked` 0 for every passage.
   for (const name of LAYOUT_FEATURES) {
     if (name !== 'countsAsked' || counted !== undefined) layoutAtMost += Math.max(0, model.ranking[name]);
   }
+  const meetsAtMost = Math.max(0, model.ranking.answerMeets);
+  const layout = (candidate: Candidate): void => {
+    const tokens = candidate.tokens ?? source.tokens(candidate.located.passage);
+    const measured = termLayout(tokens, candidate.matchedTerms, totalWeight, proximity);
+    const f = candidate.features;
+    f.proximity = measured.proximity;
+    f.window = measured.densestWindow;
+    f.phrase = phraseShare(tokens, pairs);
+    f.countsAsked = counted !== undefined && countsTerm(tokens, counted) ? 1 : 0;
+    candidate.score = linear(model.ranking, f);
+  };
+  const meets = (candidate: Candidate): void => {
+    const { passage } = candidate.located;
+    candidate.features.answerMeets = answerMeets(
+      passage.text,
+      candidate.matchedTerms,
+      totalWeight,
+      type,
+      isKnown,
+    );
+    candidate.score = linear(model.ranking, candidate.features);
+  };
+  const withoutLayout: Candidate[] = [];
+  const withoutMeets: Candidate[] = [];
   const best: number[] = [];
   for (const candidate of candidates) {
     if (best.length >= wanted && candidate.score + layoutAtMost < best[wanted - 1]!) break;
+    // Past the places wanted, most candidates measured at 121k passages (33 of 53 a question) end below
+    // them. One whose matched words weigh too little to get there at its best layout is left
+    // untokenized: `best` would not have changed, nor any place wanted.
+    if (
+      best.length >= wanted &&
+      candidate.score + layoutAtMostOf(candidate, asked, model) + BOUND_MARGIN < best[wanted - 1]!
+    ) {
+      withoutLayout.push(candidate);
+      continue;
+    }
     yield;
-    const { passage } = candidate.located;
-    const tokens = candidate.tokens ?? source.tokens(passage);
-    const layout = termLayout(tokens, candidate.matchedTerms, totalWeight, proximity);
-    const f = candidate.features;
-    f.proximity = layout.proximity;
-    f.window = layout.densestWindow;
-    f.phrase = phraseShare(tokens, pairs);
-    f.countsAsked = counted !== undefined && countsTerm(tokens, counted) ? 1 : 0;
-    f.answerMeets = answerMeets(passage.text, candidate.matchedTerms, totalWeight, type, isKnown);
-    candidate.score = linear(model.ranking, f);
+    layout(candidate);
+    // `answerMeets` needs the passage's language analysis (wink-nlp, about 0.1 ms a passage at 121k
+    // passages, rarely remembered across questions): likewise left out where it cannot matter.
+    if (best.length < wanted || candidate.score + meetsAtMost + BOUND_MARGIN >= best[wanted - 1]!)
+      meets(candidate);
+    else withoutMeets.push(candidate);
     const at = best.findIndex((score) => score < candidate.score);
     best.splice(at < 0 ? best.length : at, 0, candidate.score);
   }
   candidates.sort((a, b) => b.score - a.score);
+  return function* measureTheRest(): Steps<void> {
+    if (withoutLayout.length === 0 && withoutMeets.length === 0) return;
+    for (const candidate of withoutLayout) {
+      yield;
+      layout(candidate);
+      meets(candidate);
+    }
+    for (const candidate of withoutMeets) {
+      yield;
+      meets(candidate);
+    }
+    withoutLayout.length = 0;
+    withoutMeets.length = 0;
+    // Sorted from the first order, as measuring them all at once sorts (ties keep that order).
+    firstOrder.sort((a, b) => b.score - a.score);
+    candidates.splice(0, candidates.length, ...firstOrder);
+  };
 }
+
+/**
+ * The most the layout features can add to one candidate's score, from the weight of its matched terms
+ * alone (no tokens): the densest window and the best sentence hold at most all of it, a phrase share
+ * and a count are at most 1 (and 0 for a question without term pairs, or counting nothing).
+ */
+function layoutAtMostOf(
+  candidate: Candidate,
+  { totalWeight, counted, pairs }: Asked,
+  model: RankingModel,
+): number {
+  let matched = 0;
+  for (const weight of candidate.matchedTerms.values()) matched += Math.max(0, weight);
+  const share = totalWeight > 0 ? matched / totalWeight : 0;
+  const w = model.ranking;
+  return (
+    Math.max(0, w.proximity) +
+    Math.max(0, w.window) * share +
+    (pairs.size === 0 ? 0 : Math.max(0, w.phrase)) +
+    Math.max(0, w.answerMeets) * Math.min(1, share) +
+    (counted === undefined ? 0 : Math.max(0, w.countsAsked))
+  );
+}
+
+/** Room for rounding: a score summed in another order may differ in its last bits. */
+const BOUND_MARGIN = 1e-9;
 
 /** The candidate's confidence of answering, from how much and how specific its matched words are. */
 export function judge(

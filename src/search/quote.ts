@@ -1,5 +1,5 @@
 import { splitSentences } from '../text/sentences.ts';
-import { tokenize } from './analyze.ts';
+import { analyze, tokenize } from './analyze.ts';
 import type { Highlight } from './answer.ts';
 import { type AnswerType, answeringEntities } from './answer-type.ts';
 
@@ -74,7 +74,8 @@ function highlight(
 export function sentenceWeight(sentence: string, weights: ReadonlyMap<string, number>): number {
   let score = 0;
   const seen = new Set<string>();
-  for (const { term } of tokenize(sentence)) {
+  // The terms alone, as `tokenize` gives them in order: no object made for each word.
+  for (const term of analyze(sentence)) {
     const weight = weights.get(term);
     if (weight !== undefined && !seen.has(term)) {
       score += weight;

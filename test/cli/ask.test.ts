@@ -247,6 +247,8 @@ describe('npm run ask', { timeout: 90_000 }, () => {
           published: null,
         },
         { article: 'calais-mayor-renews-border-threat', publisher: null, published: null },
+        // All three articles tell of a mayor's threat.
+        { article: 'calais-mayor-threatens-to-open-borders', publisher: 'The Telegraph', published: null },
       ],
     });
     // The existing fields, in their order, then the new ones.

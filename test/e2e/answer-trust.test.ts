@@ -10,6 +10,7 @@ import { customIdsOf, type Harness, member, startHarness, textOf } from './harne
 const EPHEMERAL = 64;
 const TETEGHEM = 'teteghem-mayor-threatened-with-gun';
 const RENEWS = 'calais-mayor-renews-border-threat';
+const THREATENS = 'calais-mayor-threatens-to-open-borders';
 const CLOSEST_LINE = 'I found nothing that clearly answers this. Closest coverage:';
 /** Embed colours: an answer's blurple, closest coverage's yellow. */
 const ANSWER_COLOUR = 0x5865f2;
@@ -94,7 +95,7 @@ describe('GIVEN the bot on the bundled corpus with its community database: repli
     const [menu, ...others] = menusOf(data);
     expect(others).toEqual([]);
     expect(menu?.custom_id).toBe('ask:story:3:public');
-    expect(menu?.options?.map((option) => option.value)).toEqual([TETEGHEM, RENEWS]);
+    expect(menu?.options?.map((option) => option.value)).toEqual([TETEGHEM, RENEWS, THREATENS]);
     expect(menu?.options?.[1]?.description).toBe('publisher unknown, undated');
     // The question rides in the footer, so the menu needs nothing kept in memory.
     expect(textOf(data)).toContain(`Asked: ${TWO_STORIES}`);
