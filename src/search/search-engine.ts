@@ -161,10 +161,17 @@ export abstract class SearchEngine {
     }
     const build = SuggestionIndex.buildSteps(this.corpus.articles);
     this.#suggestionBuild = build;
-    this.#suggestionsReady = finishInSlices(build.steps, slicer).then((index) => {
-      this.#suggestions = index;
-      this.#suggestionBuild = undefined;
-    });
+    this.#suggestionsReady = finishInSlices(build.steps, slicer).then(
+      (index) => {
+        this.#suggestions = index;
+        this.#suggestionBuild = undefined;
+      },
+      () => {
+        // Started without anyone waiting: a failure must not end the process. An autocomplete then
+        // builds in one go, and its own handler reports what fails.
+        this.#suggestionBuild = undefined;
+      },
+    );
     return this.#suggestionsReady;
   }
 
