@@ -10,6 +10,10 @@
  *    complete, a deferred one's webhook edit included): with nothing else running, then while one
  *    member runs two loops of autocomplete back to back (`/ask source:` 1,000 x U+FDFA and `/cite id:`
  *    200 x U+FDFA). Prints both p50s and their ratio. Target: the ratio under 2.
+ * 3. First, on this thread over the ~24k-article scale corpus (121k passages): the longest stall of the
+ *    event loop from the engine being ready through its first autocomplete, with the suggestion index
+ *    built in one go by that autocomplete (as before) and in slices from the moment the engine is ready
+ *    (as the bot does now), and each build's CPU; their ratios. `--stall-only` runs this part alone.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
@@ -22,7 +26,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { askBody, autocompleteBody, type TypedOption } from './http/interaction-bodies.ts';
 import { signedHeaders } from './http/signed-requests.ts';
-import { SHARED_DATA } from './lib/scale-corpus.ts';
+import { SHARED_DATA, scaleCorpusFolder } from './lib/scale-corpus.ts';
+import { type BuildRun, measureSuggestionBuild } from './lib/suggestion-build-stall.ts';
 
 const FDFA = '\uFDFA';
 
@@ -151,7 +156,34 @@ const QUESTIONS = [
   'which bank raised its prime rate',
 ];
 
+/** Part 3: the suggestion index's build at 121k passages, one-shot against sliced. */
+async function measureBuildStall(): Promise<void> {
+  const { loadCorpus } = await import('../src/corpus/load-corpus.ts');
+  const root = await mkdtemp(join(tmpdir(), 'newsdesk-suggest-build-'));
+  const corpus = await loadCorpus(await scaleCorpusFolder(root));
+  await rm(root, { recursive: true, force: true });
+  const passages = corpus.articles.reduce((sum, article) => sum + article.passages.length, 0);
+  const { oneShot, sliced, early } = await measureSuggestionBuild(corpus.articles);
+  console.log(
+    `Suggestion index over ${corpus.articles.length} articles (${passages} passages), engine ready through first autocomplete, median of 5\n`,
+  );
+  console.log('| build | longest event-loop stall | build CPU | ready to built |\n|---|---|---|---|');
+  const row = (label: string, run: BuildRun) =>
+    console.log(
+      `| ${label} | ${run.stallMs.toFixed(1)} ms | ${run.cpuMs.toFixed(0)} ms | ${run.wallMs.toFixed(0)} ms |`,
+    );
+  row('one go, at the first autocomplete (before)', oneShot);
+  row('in slices once the engine is ready, autocomplete after', sliced);
+  row('in slices, autocomplete at once (answered by the scan)', early);
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+  console.log(
+    `\nratio sliced / one go: stall ${ratio(sliced.stallMs, oneShot.stallMs)} (autocomplete at once ${ratio(early.stallMs, oneShot.stallMs)}), CPU ${ratio(sliced.cpuMs, oneShot.cpuMs)} (${ratio(early.cpuMs, oneShot.cpuMs)})\n`,
+  );
+}
+
 async function measure(): Promise<void> {
+  await measureBuildStall();
+  if (process.argv.includes('--stall-only')) return;
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const publicKeyHex = publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
   const sink = new WebhookSink();

@@ -1,4 +1,5 @@
 import { loadCorpus } from './corpus/load-corpus.ts';
+import type { TimeSlicer } from './event-loop.ts';
 import type { EngineSlot } from './lifecycle/reloader.ts';
 import { Engine } from './search/engine.ts';
 import type { SearchEngine } from './search/search-engine.ts';
@@ -11,10 +12,14 @@ import type { SearchEngine } from './search/search-engine.ts';
 export class Library implements EngineSlot {
   private current: SearchEngine;
   private swappedAt: Date;
+  readonly #suggestionSlicer: (() => TimeSlicer) | undefined;
 
-  constructor(engine: SearchEngine) {
+  /** `suggestionSlicer`: how each engine's autocomplete index build yields (default: 8 ms slices). */
+  constructor(engine: SearchEngine, options: { suggestionSlicer?: () => TimeSlicer } = {}) {
     this.current = engine;
     this.swappedAt = new Date();
+    this.#suggestionSlicer = options.suggestionSlicer;
+    void engine.prepareSuggestions(this.#suggestionSlicer?.());
   }
 
   /** Loads, validates and indexes the corpus at `corpusPath`. Throws `CorpusError` if it is invalid. */
@@ -31,9 +36,13 @@ export class Library implements EngineSlot {
     return this.swappedAt;
   }
 
-  /** Puts a fully built engine in place of the current one. */
+  /**
+   * Puts a fully built engine in place of the current one, and starts its autocomplete index's sliced
+   * build: until it is done the engine answers autocomplete by a scan, with the same suggestions.
+   */
   swap(engine: SearchEngine): void {
     this.current = engine;
     this.swappedAt = new Date();
+    void engine.prepareSuggestions(this.#suggestionSlicer?.());
   }
 }

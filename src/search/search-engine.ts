@@ -1,9 +1,10 @@
 import type { Article, Corpus, Passage } from '../corpus/article.ts';
+import { finishInSlices, TimeSlicer } from '../event-loop.ts';
 import type { Answer, AnswerOptions, Timeline } from './answer.ts';
 import { type Citations, CorpusLookup, type Located } from './corpus-lookup.ts';
 import { type Outlet, outletsOf, publisherKey } from './outlets.ts';
 import type { Period } from './period.ts';
-import { foldTyped, MAX_SUGGESTION_TEXT, SuggestionIndex } from './suggestion-index.ts';
+import { foldTyped, MAX_SUGGESTION_TEXT, type SuggestionBuild, SuggestionIndex } from './suggestion-index.ts';
 
 /** The most results one answer can hold. */
 export const MAX_LIMIT = 10;
@@ -20,10 +21,13 @@ export abstract class SearchEngine {
   protected readonly byCitation: Citations;
   protected readonly byArticleId: ReadonlyMap<string, Article>;
   /**
-   * Autocomplete's lookup of headlines, ids and publishers, built at the first autocomplete: an index's
-   * worker never autocompletes, and a build or restore does not wait for it.
+   * Autocomplete's lookup of headlines, ids and publishers: built in slices once the engine serves
+   * (`prepareSuggestions`), else at the first autocomplete. An index's worker never autocompletes, and
+   * a build or restore does not wait for it.
    */
   #suggestions: SuggestionIndex | undefined;
+  #suggestionBuild: SuggestionBuild | undefined;
+  #suggestionsReady: Promise<void> | undefined;
   #outlets: Outlet[] | undefined;
   #outletKeys: (readonly [Outlet, string])[] | undefined;
 
@@ -143,8 +147,43 @@ export abstract class SearchEngine {
     return this.#suggestionIndex().suggest(text, limit);
   }
 
+  /**
+   * Builds the suggestion index in steps of a few milliseconds, so that the 0.3 s of a one-shot build
+   * at 121k passages never holds the thread in one piece. An autocomplete meanwhile is answered by a
+   * scan giving the same suggestions. Called once an engine serves; calling again waits for the same
+   * build.
+   */
+  prepareSuggestions(slicer = new TimeSlicer()): Promise<void> {
+    if (this.#suggestionsReady) return this.#suggestionsReady;
+    if (this.#suggestions) {
+      this.#suggestionsReady = Promise.resolve();
+      return this.#suggestionsReady;
+    }
+    const build = SuggestionIndex.buildSteps(this.corpus.articles);
+    this.#suggestionBuild = build;
+    this.#suggestionsReady = finishInSlices(build.steps, slicer).then(
+      (index) => {
+        this.#suggestions = index;
+        this.#suggestionBuild = undefined;
+      },
+      () => {
+        // Started without anyone waiting: a failure must not end the process. An autocomplete then
+        // builds in one go, and its own handler reports what fails.
+        this.#suggestionBuild = undefined;
+      },
+    );
+    return this.#suggestionsReady;
+  }
+
+  /** Whether autocomplete's index is built (else the first autocomplete or a sliced build builds it). */
+  get suggestionsBuilt(): boolean {
+    return this.#suggestions !== undefined;
+  }
+
   #suggestionIndex(): SuggestionIndex {
-    this.#suggestions ??= SuggestionIndex.build(this.corpus.articles);
+    if (this.#suggestions) return this.#suggestions;
+    if (this.#suggestionBuild) return this.#suggestionBuild.now();
+    this.#suggestions = SuggestionIndex.build(this.corpus.articles);
     return this.#suggestions;
   }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Article } from '../../src/corpus/article.ts';
+import { finish } from '../../src/event-loop.ts';
 import { fold } from '../../src/search/analyze.ts';
 import { foldTyped, SuggestionIndex } from '../../src/search/suggestion-index.ts';
 
@@ -64,7 +65,7 @@ const text = fc.string({ unit, maxLength: 50 });
 const article = fc.record({ title: text, publisher: fc.option(text, { nil: null }), id: text });
 
 describe('SuggestionIndex', () => {
-  it('suggests and starts as a lookup over string keys would', () => {
+  it('suggests and starts as a lookup over string keys would, built at once, in slices or part-way', () => {
     fc.assert(
       fc.property(
         fc.array(article, { minLength: 1, maxLength: 12 }),
@@ -72,7 +73,13 @@ describe('SuggestionIndex', () => {
         fc.nat(60),
         fc.integer({ min: 1, max: 30 }),
         fc.string({ unit, maxLength: 45 }),
-        (fields, pick, from, length, typed) => {
+        fc.record({
+          articles: fc.integer({ min: 1, max: 4 }),
+          keys: fc.integer({ min: 1, max: 8 }),
+          run: fc.integer({ min: 1, max: 8 }),
+        }),
+        fc.nat(40),
+        (fields, pick, from, length, typed, slices, stepsBefore) => {
           const articles = fields.map(
             ({ title, publisher, id }, i): Article => ({
               id: `${id}${i}`,
@@ -89,15 +96,24 @@ describe('SuggestionIndex', () => {
           // Half the time a stretch of an article's own text, so that lookups find something.
           const source = articles[pick % articles.length]!;
           const own = [source.title, source.id, source.publisher ?? ''][pick % 3]!.slice(from, from + length);
-          const index = SuggestionIndex.build(articles);
-          for (const asked of [own, typed, own.toUpperCase()]) {
-            for (const limit of [1, 3, 25]) {
-              expect(index.suggest(asked, limit).map((a) => a.id)).toEqual(
-                reference(articles, asked, limit, false),
-              );
-              expect(index.starting(asked, limit).map((a) => a.id)).toEqual(
-                reference(articles, asked, limit, true),
-              );
+          // The one-shot build, a sliced build part-way (answering by its scan) and one finished.
+          const partWay = SuggestionIndex.buildSteps(articles, slices);
+          for (let i = 0; i < stepsBefore; i++) partWay.steps.next();
+          const indexes = [
+            SuggestionIndex.build(articles),
+            partWay.now(),
+            finish(SuggestionIndex.buildSteps(articles, slices).steps),
+          ];
+          for (const index of indexes) {
+            for (const asked of [own, typed, own.toUpperCase()]) {
+              for (const limit of [1, 3, 25]) {
+                expect(index.suggest(asked, limit).map((a) => a.id)).toEqual(
+                  reference(articles, asked, limit, false),
+                );
+                expect(index.starting(asked, limit).map((a) => a.id)).toEqual(
+                  reference(articles, asked, limit, true),
+                );
+              }
             }
           }
         },
