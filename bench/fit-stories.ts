@@ -19,11 +19,11 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { STORY_FEATURES, type StoryFeature } from '../src/search/story-features.ts';
 import { STORY_MODEL, STORY_MODEL_FILE, type StoryModel } from '../src/search/story-model.ts';
-import { mean, round } from './fitting/optimise.ts';
-import { type StoryQuestionRecord, storyRecords } from './fitting/story-measure.ts';
+import { FOLDS } from './fitting/measure.ts';
+import { foldsBySet, mean, round } from './fitting/optimise.ts';
+import { storyRecords } from './fitting/story-measure.ts';
 import { fitStoryWeights, storyFigures, storyWeights } from './fitting/story-weights.ts';
 
-const FOLDS = 5;
 const L2S = [1e-3, 1e-2, 0.1];
 const MARGINS = [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8];
 const MAX_STORIES = 7;
@@ -33,14 +33,9 @@ const SUBSETS: Record<string, readonly StoryFeature[]> = {
   all: [],
   'no confidence': ['confidence'],
   'no coverage': ['coverage', 'articleCoverage'],
-  'scores and places only': [
-    'passages',
-    'article',
-    'articleRank',
-    'coverage',
-    'articleCoverage',
-    'confidence',
-  ],
+  'scores and places only': STORY_FEATURES.filter(
+    (name) => !['best', 'second', 'place', 'bestRank'].includes(name),
+  ),
 };
 
 const { values } = parseArgs({
@@ -53,15 +48,7 @@ const { values } = parseArgs({
 const records = await storyRecords(values.cache);
 const tune = records.filter((r) => r.half === 'tune');
 const test = records.filter((r) => r.half === 'test');
-const foldOf = new Map<StoryQuestionRecord, number>();
-{
-  const seen = new Map<string, number>();
-  for (const r of tune) {
-    const i = seen.get(r.set) ?? 0;
-    seen.set(r.set, i + 1);
-    foldOf.set(r, i % FOLDS);
-  }
-}
+const foldOf = foldsBySet(tune, FOLDS);
 
 const modelOf = (w: readonly number[], margin: number): StoryModel => ({
   weights: storyWeights(w),

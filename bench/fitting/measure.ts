@@ -5,6 +5,7 @@ import { RANK_FEATURES } from '../../src/search/ranking-model.ts';
 import { evalCorpus, SOURCES } from '../eval/corpora.ts';
 import { loadQuestionSet, type QuestionSetName, questionSetPath } from '../eval/question-set.ts';
 import { answersQuestion, loadNewsQaQuestions, type NewsQaQuestion } from '../lib/newsqa.ts';
+import { foldsBySet } from './optimise.ts';
 import type { FitOptions } from './options.ts';
 
 /**
@@ -90,13 +91,7 @@ export async function tuningData(options: FitOptions): Promise<TuningData> {
   for (const a of questions) setSizes.set(a.set, (setSizes.get(a.set) ?? 0) + 1);
   const sqrtWeight = (set: string) => 1 / Math.sqrt(setSizes.get(set)!);
   const sets = [...setSizes.keys()];
-  const foldOf = new Map<FittingQuestion, number>();
-  const seen = new Map<string, number>();
-  for (const a of questions) {
-    const i = seen.get(a.set) ?? 0;
-    seen.set(a.set, i + 1);
-    foldOf.set(a, i % FOLDS);
-  }
+  const foldOf = foldsBySet(questions, FOLDS);
   return {
     questions,
     sets,

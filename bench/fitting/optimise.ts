@@ -89,6 +89,21 @@ export function given<T>(subsets: Record<string, T>, name: string): T {
 }
 
 /**
+ * Each item's cross-validation fold: every `folds`-th item of each set in turn, so that each fold
+ * holds every set.
+ */
+export function foldsBySet<T extends { set: string }>(items: Iterable<T>, folds: number): Map<T, number> {
+  const foldOf = new Map<T, number>();
+  const seen = new Map<string, number>();
+  for (const item of items) {
+    const i = seen.get(item.set) ?? 0;
+    seen.set(item.set, i + 1);
+    foldOf.set(item, i % folds);
+  }
+  return foldOf;
+}
+
+/**
  * A logistic model's held-out figures by cross-validation: for each fold, fitted on the rows of
  * the other folds (`fitOn`), then its log loss and probabilities on the fold's own rows.
  */

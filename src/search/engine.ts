@@ -433,24 +433,8 @@ export class Engine extends SearchEngine {
    * Nothing is dropped here: each candidate also gets its confidence of answering, which decides what
    * is shown. With `everyLayout`, the tokens-based features are measured for every candidate (fitting).
    */
-  private *rank(
-    question: string,
-    terms: string[],
-    type: AnswerType,
-    scope: Scope,
-    wanted: number,
-    everyLayout = false,
-    pool: Pool = this.retrieval,
-  ): Steps<Candidate[]> {
-    const { ranked, measureTheRest } = yield* this.ranking(
-      question,
-      terms,
-      type,
-      scope,
-      wanted,
-      everyLayout,
-      pool,
-    );
+  private *rank(...args: Parameters<Engine['ranking']>): Steps<Candidate[]> {
+    const { ranked, measureTheRest } = yield* this.ranking(...args);
     yield* measureTheRest();
     return ranked;
   }
